@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# User entry points. The module itself is described by ./Kbuild; kbuild
+# reads that file, not this one, when it descends here with M=.
+
+# The build host usually runs another kernel: default to the running
+# kernel when its headers exist, else the newest installed headers.
+KVER ?= $(shell bash -c '. scripts/lib.sh; default_kver')
+KDIR ?= /lib/modules/$(KVER)/build
+VERSION := $(shell cat VERSION)
+
+.PHONY: all module import tools deps demo test bench check dkms-install deb \
+	install clean help
+
+all: module tools ## build f2fs_packed.ko and the tools
+
+module: import
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+# Imports fs/f2fs from the kernel source and applies patches/<series>;
+# a no-op while the imported tree matches the series and the patches.
+import:
+	@test -n "$(KVER)" || { echo "f2fs_packed: no kernel headers installed: install linux-headers-amd64 (or run scripts/install-deps)" >&2; exit 1; }
+	scripts/import $(KVER)
+
+tools:
+	$(MAKE) -C tools/f2fs-gc
+
+deps: ## install the Debian packages the build, tests and VM need
+	scripts/install-deps
+
+demo: deps ## build, boot the VM, show packing at work
+	$(MAKE) all
+	tests/run --demo
+
+test: deps ## run the whole test suite (host checks and VM tests)
+	$(MAKE) all
+	tests/run
+
+bench: deps ## packing benchmarks side by side, figures in results/
+	$(MAKE) all
+	bench/run
+
+check: import ## checkpatch over our C and patches, shellcheck over scripts
+	scripts/check
+
+dkms-install: import ## install the source under /usr/src and build it with DKMS
+	scripts/dkms-install $(KVER)
+
+deb: import ## build the f2fs-packed-dkms Debian package into build/
+	scripts/mkdeb
+
+install: tools ## install f2fs-gc and its man page
+	$(MAKE) -C tools/f2fs-gc install
+
+clean: ## remove build products (keeps the imported tree)
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	-$(MAKE) -C tools/f2fs-gc clean
+	rm -rf build tests/out
+
+help:
+	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 16

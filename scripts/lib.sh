@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared shell helpers for scripts/ and tests/ (sourced, not run).
+
+die() {
+	echo "f2fs_packed: $*" >&2
+	exit 1
+}
+
+# "6.1.192" from a kernel Makefile's VERSION/PATCHLEVEL/SUBLEVEL lines.
+make_version() {
+	awk -F' *= *' '$1=="VERSION"{v=$2} $1=="PATCHLEVEL"{p=$2}
+		$1=="SUBLEVEL"{s=$2} END{print v "." p "." s}' "$1"
+}
+
+headers_dir() {
+	echo "/lib/modules/$1/build"
+}
+
+# Debian's headers package splits the tree: build/ holds the arch part and
+# its Makefile points at the common part, whose Makefile has the version.
+kernel_series_of_headers() {
+	local dir mk
+	dir=$(headers_dir "$1")
+	[ -d "$dir" ] ||
+		die "no headers for kernel $1 in $dir: install linux-headers-$1"
+	mk=$dir/Makefile
+	if ! grep -q '^VERSION *=' "$mk"; then
+		mk=$(sed -n 's/^include \(.*\/Makefile\)$/\1/p' "$mk" | head -1)
+	fi
+	[ -f "$mk" ] || die "cannot read the kernel version from $dir"
+	local v
+	v=$(make_version "$mk")
+	echo "${v%.*}"
+}
+
+supported_series() {
+	(cd "$(dirname "${BASH_SOURCE[0]}")/../patches" && ls -d -- */ | tr -d / | tr '\n' ' ')
+}
+
+# Newest kernel with installed headers, preferring the running one.
+default_kver() {
+	local running
+	running=$(uname -r)
+	if [ -d "$(headers_dir "$running")" ]; then
+		echo "$running"
+		return
+	fi
+	ls -d /lib/modules/*/build 2>/dev/null | cut -d/ -f4 | sort -V | tail -1
+}

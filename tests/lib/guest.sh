@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for guest test scripts (sourced inside the VM, see scripts/vm).
+# A test prints "ok - ..." / "not ok - ..." lines and ends with `finish`,
+# which fails the test on any recorded failure or a kernel warning.
+
+DISK1=/dev/vda
+DISK2=/dev/vdb
+DISK3=/dev/vdc
+MODULE=$REPO/f2fs_packed.ko
+GUEST_FAILURES=0
+# dmesg patterns that fail any test.
+DMESG_BAD='WARNING:|BUG:|Oops|Call Trace|general protection|soft lockup|blocked for more than|duplicate|cannot create'
+
+fail() {
+	echo "not ok - $*"
+	GUEST_FAILURES=$((GUEST_FAILURES + 1))
+}
+
+# check "description" CMD...: one assertion, recorded, never aborts.
+check() {
+	local what=$1
+	shift
+	if "$@"; then
+		echo "ok - $what"
+	else
+		fail "$what"
+	fi
+}
+
+# must "description" CMD...: a step the rest of the test depends on.
+must() {
+	local what=$1
+	shift
+	if ! "$@"; then
+		fail "$what"
+		finish
+	fi
+}
+
+log() {
+	echo "# $*"
+}
+
+load_stock() {
+	modprobe f2fs || { fail "modprobe f2fs"; finish; }
+}
+
+load_packed() {
+	if ! grep -q '^f2fs_packed ' /proc/modules; then
+		insmod "$MODULE" || { fail "insmod $MODULE"; finish; }
+	fi
+}
+
+mkfs_f2fs() {
+	local dev=$1
+	shift
+	mkfs.f2fs -q -f "$@" "$dev" >/dev/null || { fail "mkfs.f2fs $* $dev"; finish; }
+}
+
+# mount_fs TYPE DEV MNT [OPTIONS]
+mount_fs() {
+	mkdir -p "$3"
+	mount -t "$1" ${4:+-o "$4"} "$2" "$3" || { fail "mount -t $1 $2 $3 ${4:-}"; finish; }
+}
+
+fsck_clean() {
+	local out
+	if out=$(fsck.f2fs "$1" 2>&1) && ! echo "$out" | grep -q '\[Fail\]'; then
+		return 0
+	fi
+	echo "$out" | grep -E 'Fail|error|Error' | head -10 | sed 's/^/# fsck: /'
+	return 1
+}
+
+umount_fsck() {
+	umount "$2" || { fail "umount $2"; return; }
+	check "fsck.f2fs clean on $1" fsck_clean "$1"
+}
+
+sha_record() {
+	(cd "$1" && find . -type f -print0 | sort -z | xargs -0 -r sha256sum) > "$2"
+}
+
+sha_verify() {
+	(cd "$1" && sha256sum --quiet -c "$2")
+}
+
+# Extents of every file under DIR, summed (filefrag counts extents).
+total_extents() {
+	find "$1" -type f -print0 | xargs -0 -r filefrag |
+		awk '{ n += $(NF-2) } END { print n + 0 }'
+}
+
+# sysfs attribute of the mount's device for either module.
+sysfs_dev() {
+	local dev
+	dev=$(basename "$(readlink -f "$2")")
+	echo "/sys/fs/$1/$dev"
+}
+
+dmesg_clean() {
+	! dmesg | grep -E "$DMESG_BAD" | grep -v 'CONFIG_F2FS_FAULT_INJECTION'
+}
+
+finish() {
+	check "dmesg free of WARN/BUG/Oops" dmesg_clean
+	if [ "$GUEST_FAILURES" -eq 0 ]; then
+		echo "# result: pass"
+		exit 0
+	fi
+	echo "# result: $GUEST_FAILURES failure(s)"
+	exit 1
+}
