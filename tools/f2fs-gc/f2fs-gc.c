@@ -132,6 +132,7 @@ static volatile sig_atomic_t stop_signal;
 static char packing_path[GC_PATH_MAX];
 static char packing_old[64];
 static bool packing_changed;
+static bool packing_restore_failed;
 
 static bool tty_progress;
 static bool line_dirty;		/* a live line is on the terminal */
@@ -614,7 +615,7 @@ static int open_volume(const struct options *o, struct volume *v)
 	if (ret)
 		return ret;
 	if (!gc_fstype_supported(v->mnt.fstype)) {
-		err_msg("%s is on a %s file system (mounted at %s), not f2fs or f2fs_packed; refusing",
+		err_msg("%s is on %s (mounted at %s), not f2fs or f2fs_packed; refusing",
 			o->path, v->mnt.fstype, v->mnt.mnt_point);
 		return EXIT_REFUSED;
 	}
@@ -647,9 +648,11 @@ static void restore_packing(void)
 		return;
 	packing_changed = false;
 	ret = write_text(packing_path, packing_old);
-	if (ret)
+	if (ret) {
+		packing_restore_failed = true;
 		err_msg("could not restore %s to %s: %s", packing_path,
 			packing_old, strerror(-ret));
+	}
 }
 
 static int set_packing(const struct options *o, const struct volume *v)
@@ -748,7 +751,6 @@ struct run {
 	double t0;
 	double last_out;
 	enum stop_reason reason;
-	bool waiting;
 };
 
 static void moved_bytes(const struct run *r, char *buf, size_t size)
@@ -858,65 +860,69 @@ static bool time_up(const struct run *r)
 	return r->o->duration && now_secs() - r->t0 >= (double)r->o->duration;
 }
 
+static void end_wait(struct run *r, double start)
+{
+	char waited[32];
+	double t = now_secs();
+
+	r->s.wait_secs += t - start;
+	log_event(r, "resumed after waiting %s for dirty pages",
+		  gc_format_secs(waited, sizeof(waited),
+				 (unsigned long long)(t - start + 0.5)));
+}
+
 /*
  * Wait while Dirty + Writeback is above the bound.  Returns false when the
  * run must stop (signal or --duration) while waiting.
  */
 static bool wait_for_dirty(struct run *r)
 {
-	char cur[32], lim[32], waited[32];
+	char cur[32], lim[32], what[96];
 	struct gc_meminfo mi;
 	double start = 0, last_log = 0, t;
 	unsigned long long dirty;
+	bool waiting = false;
 
 	if (!r->o->dirty_bound)
 		return true;
 	for (;;) {
-		if (stop_signal)
-			return false;
-		if (time_up(r)) {
-			r->reason = STOP_DURATION;
+		if (stop_signal || time_up(r)) {
+			if (!stop_signal)
+				r->reason = STOP_DURATION;
+			if (waiting)
+				end_wait(r, start);
 			return false;
 		}
 		if (meminfo(&mi)) {
 			log_event(r, "cannot read /proc/meminfo; not waiting");
-			return true;
+			break;
 		}
 		dirty = (mi.dirty_kb + mi.writeback_kb) * 1024;
-		t = now_secs();
 		if (dirty <= r->dirty_bound)
 			break;
+		t = now_secs();
 		gc_format_bytes(cur, sizeof(cur), dirty);
 		gc_format_bytes(lim, sizeof(lim), r->dirty_bound);
-		if (!r->waiting) {
-			r->waiting = true;
+		if (!waiting) {
+			waiting = true;
 			r->s.dirty_waits++;
 			start = t;
 			last_log = t;
 			log_event(r, "waiting: dirty+writeback %s > max-dirty %s",
 				  cur, lim);
-		} else if (!tty_progress &&
-			   t - last_log >= WAIT_LOG_EVERY_MS / 1000.0) {
-			last_log = t;
-			log_event(r, "still waiting: dirty+writeback %s > max-dirty %s",
-				  cur, lim);
-		} else if (tty_progress && !r->o->quiet) {
-			char what[96];
-
+		} else if (tty_progress) {
 			snprintf(what, sizeof(what), "waiting (dirty %s > %s)",
 				 cur, lim);
 			progress(r, what, false);
+		} else if (t - last_log >= WAIT_LOG_EVERY_MS / 1000.0) {
+			last_log = t;
+			log_event(r, "still waiting: dirty+writeback %s > max-dirty %s",
+				  cur, lim);
 		}
 		sleep_ms(DIRTY_POLL_MS);
 	}
-	if (r->waiting) {
-		r->waiting = false;
-		/* start is 0 only if we entered already waiting; not here */
-		r->s.wait_secs += t - start;
-		log_event(r, "resumed after waiting %s for dirty pages",
-			  gc_format_secs(waited, sizeof(waited),
-					 (unsigned long long)(t - start + 0.5)));
-	}
+	if (waiting)
+		end_wait(r, start);
 	return true;
 }
 
@@ -1281,8 +1287,8 @@ int main(int argc, char **argv)
 
 	clear_line();
 	restore_packing();
-	if (packing_changed)
-		status = status ? status : EXIT_RUNTIME;
+	if (packing_restore_failed && !status)
+		status = EXIT_RUNTIME;
 	read_counters(&v, &r.now);
 	el = now_secs() - r.t0;
 
