@@ -18,9 +18,10 @@ headers_dir() {
 
 # Debian's headers package splits the tree: build/ holds the arch part and
 # its Makefile points at the common part, whose Makefile has the version.
+# KDIR (as given to make, or DKMS's kernel_source_dir) overrides the path.
 kernel_series_of_headers() {
 	local dir mk
-	dir=$(headers_dir "$1")
+	dir=${KDIR:-$(headers_dir "$1")}
 	[ -d "$dir" ] ||
 		die "no headers for kernel $1 in $dir: install linux-headers-$1"
 	mk=$dir/Makefile
