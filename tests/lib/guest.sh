@@ -48,7 +48,9 @@ load_stock() {
 
 load_packed() {
 	if ! grep -q '^f2fs_packed ' /proc/modules; then
-		insmod "$MODULE" || { fail "insmod $MODULE"; finish; }
+		# insmod does not load dependencies (the compressors)
+		modprobe -a $(modinfo -F depends "$MODULE" | tr , ' ') &&
+			insmod "$MODULE" || { fail "insmod $MODULE"; finish; }
 	fi
 }
 

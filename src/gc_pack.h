@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inode-local packing for foreground GC: the interface between upstream
+ * f2fs (hooked by patches/<series>/0003-*) and src/gc_pack.c.
+ */
+#ifndef _F2FS_PACKED_GC_PACK_H
+#define _F2FS_PACKED_GC_PACK_H
+
+#include <linux/parser.h>
+#include <linux/types.h>
+
+struct f2fs_sb_info;
+struct f2fs_summary;
+struct gc_inode_list;
+struct inode;
+struct node_info;
+struct seq_file;
+
+/* gc_packing= mount option */
+enum {
+	GC_PACK_AUTO,	/* on for sections of more than one segment */
+	GC_PACK_ON,
+	GC_PACK_OFF,
+};
+
+/* gc_pack_order sysfs knob: the order of one inode's blocks */
+enum {
+	GC_PACK_ORDER_FOUND,	/* as the section scan found them (the seed) */
+	GC_PACK_ORDER_OFFSET,	/* by file offset */
+};
+
+#define GC_PACK_DEF_MAX_BLOCKS	4096
+#define GC_PACK_MIN_MAX_BLOCKS	64
+#define GC_PACK_MAX_MAX_BLOCKS	(1U << 20)
+
+/*
+ * Per mount. Knobs are unsigned int so f2fs's generic sysfs store can
+ * write them; counters only grow, under sbi->gc_lock.
+ */
+struct f2fs_gc_pack_info {
+	unsigned int enabled;		/* gc_inode_local_packing */
+	unsigned int max_blocks;	/* gc_pack_max_blocks */
+	unsigned int order;		/* gc_pack_order */
+	unsigned int peak_queued;	/* most records queued at once */
+	u64 blocks;		/* blocks migrated by a pack pass */
+	u64 inodes;		/* inodes migrated by a pack pass, per pass */
+	u64 sections;		/* sections that went through packing */
+	u64 early_drains;	/* pack passes forced by max_blocks */
+	u64 alloc_fallbacks;	/* blocks migrated at once: no record */
+	u64 dropped;		/* records dropped by an early exit */
+	u64 stale;		/* records whose block died before the pass */
+};
+
+/* One victim section's packing state, on do_garbage_collect()'s stack. */
+struct gc_pack_ctl {
+	struct f2fs_sb_info *sbi;
+	int gc_type;
+	unsigned int order;		/* knobs, read once per section */
+	unsigned int max_blocks;
+	unsigned int start_segno;
+	unsigned long *awaiting;	/* scanned segments not yet migrated */
+	unsigned int nr_queued;
+	int submitted;			/* writes issued by pack passes */
+	int segs_freed;			/* awaiting segments the passes emptied */
+	bool aborted;
+};
+
+/* upstream gc.c, reached by the packing hooks */
+bool is_alive(struct f2fs_sb_info *sbi, struct f2fs_summary *sum,
+	      struct node_info *dni, block_t blkaddr, unsigned int *nofs);
+int f2fs_gc_move_data_block(struct f2fs_sb_info *sbi, struct inode *inode,
+			    unsigned int segno, int off, unsigned int nofs,
+			    unsigned int ofs_in_node, int gc_type);
+
+/* gc.c: one victim section */
+struct gc_pack_ctl *f2fs_gc_pack_begin(struct f2fs_sb_info *sbi,
+				       struct gc_pack_ctl *pack, int gc_type,
+				       bool data_section,
+				       unsigned int start_segno);
+bool f2fs_gc_pack_active(struct gc_pack_ctl *pack);
+bool f2fs_gc_pack_queue(struct gc_pack_ctl *pack,
+			struct gc_inode_list *gc_list, struct inode *inode,
+			struct f2fs_summary *sum, block_t blkaddr,
+			pgoff_t bidx);
+void f2fs_gc_pack_segment_scanned(struct gc_pack_ctl *pack,
+				  struct gc_inode_list *gc_list,
+				  unsigned int segno);
+void f2fs_gc_pack_abort(struct gc_pack_ctl *pack,
+			struct gc_inode_list *gc_list);
+void f2fs_gc_pack_end(struct gc_pack_ctl *pack,
+		      struct gc_inode_list *gc_list);
+
+/* super.c and sysfs.c: policy and knobs */
+void f2fs_gc_pack_init(struct f2fs_sb_info *sbi);
+int f2fs_gc_pack_parse_option(struct f2fs_sb_info *sbi,
+			      substring_t *arg);
+void f2fs_gc_pack_apply_option(struct f2fs_sb_info *sbi);
+void f2fs_gc_pack_show_option(struct seq_file *seq,
+			      struct f2fs_sb_info *sbi);
+int f2fs_gc_pack_check_knob(const char *name, unsigned long value);
+
+/* debug.c */
+void f2fs_gc_pack_show_stat(struct seq_file *s, struct f2fs_sb_info *sbi);
+
+/* module init/exit, from gc.c's cache setup */
+int __init f2fs_gc_pack_create_cache(void);
+void f2fs_gc_pack_destroy_cache(void);
+
+#endif /* _F2FS_PACKED_GC_PACK_H */

@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Workload helpers shared by the packing tests, the demo and the
+# benchmarks (sourced inside the VM, after tests/lib/guest.sh).
+
+GC_TOOL=$REPO/tools/f2fs-gc/f2fs-gc
+
+# interleave DIR NFILES KIB [BS]: write NFILES files of KIB KiB
+# round-robin, BS (default 4k) at a time with O_DIRECT, so that on disk
+# the files' blocks alternate. Files are DIR/f.0.<i>.
+interleave() {
+	local bs=${4:-4k}
+	mkdir -p "$1"
+	fio --name=f --directory="$1" --nrfiles="$2" --filesize="${3}k" \
+		--size="$(($2 * $3))k" --bs="$bs" \
+		--rw=write --direct=1 --ioengine=psync \
+		--file_service_type=roundrobin --randrepeat=1 \
+		--eta=never --output=/dev/null ||
+		{ fail "fio could not write the interleaved files"; finish; }
+}
+
+# delete_even DIR NFILES: remove every even-numbered file, leaving each
+# section about half valid.
+delete_even() {
+	local i
+	for ((i = 0; i < $2; i += 2)); do
+		rm -f "$1/f.0.$i"
+	done
+}
+
+# gc_until_idle MNT: sync foreground GC until three calls in a row find
+# nothing to collect (or 400 calls); prints the tool's JSON summary.
+gc_until_idle() {
+	"$GC_TOOL" -q -j -d off -i 3 -c 400 "$1"
+}
+
+# json_field JSON KEY: a numeric field of a flat JSON object.
+json_field() {
+	echo "$1" | tr ',{}' '\n\n\n' | sed -n "s/^ *\"$2\": *\\([0-9-]*\\).*/\\1/p"
+}
+
+# pack_stat MNT NAME: one of our sysfs knobs or counters for MNT.
+pack_stat() {
+	cat "$(sysfs_dev f2fs_packed "$(findmnt -no SOURCE "$1")")/$2"
+}
+
+# sum_pack_stats MNT: "blocks inodes sections fallbacks" on one line.
+pack_stats() {
+	local s out=
+	for s in blocks inodes sections early_drains alloc_fallbacks dropped stale; do
+		out="$out $s=$(pack_stat "$1" "gc_pack_$s")"
+	done
+	echo "${out# }"
+}
