@@ -35,7 +35,7 @@ kernel_series_of_headers() {
 }
 
 supported_series() {
-	(cd "$(dirname "${BASH_SOURCE[0]}")/../patches" && ls -d -- */ | tr -d / | tr '\n' ' ')
+	(cd "$(dirname "${BASH_SOURCE[0]}")/../patches" && ls -d -- */ | tr -d / | paste -sd ' ')
 }
 
 # Newest kernel with installed headers, preferring the running one.
