@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/import on bad build input, in a temporary copy of the repository
+# (scripts from the working tree, the committed patch series): headers of
+# an unsupported series, missing headers, missing kernel source, a KSRC
+# that is no kernel tree or of another series, a patch that does not
+# apply; each stops with a message that says what to do. And a KSRC import
+# works, records its origin, and is a no-op the second time. The kernel
+# tree is extracted once, only the members the import reads.
+set -eu
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+. scripts/lib.sh
+. tests/lib/host.sh
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+kver=${KVER:-$(default_kver)}
+series=6.1
+supported=$(supported_series)
+tarball=/usr/src/linux-source-$series.tar.xz
+
+# A fresh copy of what scripts/import needs.
+copy_repo() {
+	local dst=$1
+	mkdir -p "$dst/scripts"
+	cp scripts/import scripts/lib.sh "$dst/scripts/"
+	git archive HEAD patches | tar -C "$dst" -xf -
+}
+
+# fake_headers DIR VERSION PATCHLEVEL: a headers dir as Debian splits it.
+fake_headers() {
+	mkdir -p "$1/common" "$1/include"
+	printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = 0\n' "$2" "$3" > "$1/common/Makefile"
+	echo "include $1/common/Makefile" > "$1/Makefile"
+}
+
+# fails_with MSG CMD...: CMD fails and its stderr contains MSG.
+fails_with() {
+	local msg=$1 rc=0
+	shift
+	"$@" > "$tmp/out" 2>&1 || rc=$?
+	sed 's/^/# /' "$tmp/out" | tail -4
+	[ $rc -ne 0 ] && grep -qF -- "$msg" "$tmp/out"
+}
+
+repo=$tmp/repo
+copy_repo "$repo"
+
+fake_headers "$tmp/h510" 5 10
+check "headers of series 5.10: error names the supported series ($supported)" \
+	fails_with "series 5.10; f2fs_packed supports: $supported" \
+	env KDIR="$tmp/h510" "$repo/scripts/import" 5.10.0-fake
+check "missing headers: error names the headers package" \
+	fails_with "install linux-headers-9.9.9-nowhere" \
+	"$repo/scripts/import" 9.9.9-nowhere
+check "unsupported series leaves no imported tree" test ! -e "$repo/src/f2fs"
+
+# No kernel source: /usr/src hidden in a private mount namespace.
+fake_headers "$tmp/h61" 6 1
+if unshare -m true 2>/dev/null; then
+	check "missing source: error names linux-source-$series" \
+		fails_with "install linux-source-$series" \
+		unshare -m sh -c 'mount -t tmpfs none /usr/src && exec "$@"' sh \
+		env KDIR="$tmp/h61" "$repo/scripts/import" 6.1.0-fake
+else
+	echo "ok - missing source: error names linux-source-$series # SKIP no mount namespace here"
+fi
+
+# One extraction of the members the import reads.
+ksrc=$tmp/linux
+mkdir -p "$ksrc"
+must "extract the f2fs members of $tarball" \
+	tar -C "$ksrc" --strip-components=1 -xJf "$tarball" \
+		"linux-source-$series/Makefile" "linux-source-$series/fs/f2fs" \
+		"linux-source-$series/include/linux/f2fs_fs.h" \
+		"linux-source-$series/include/uapi/linux/f2fs.h" \
+		"linux-source-$series/include/trace/events/f2fs.h"
+
+check "KSRC without fs/f2fs: error says so" \
+	fails_with "is not an unpacked kernel tree with fs/f2fs" \
+	env KSRC="$tmp/h61" "$repo/scripts/import" "$kver"
+mkdir -p "$tmp/k62"
+ln -s "$ksrc/fs" "$ksrc/include" "$tmp/k62/"
+sed 's/^PATCHLEVEL = .*/PATCHLEVEL = 2/' "$ksrc/Makefile" > "$tmp/k62/Makefile"
+check "KSRC of another series: error names both versions" \
+	fails_with "kernel source is 6.2." \
+	env KSRC="$tmp/k62" "$repo/scripts/import" "$kver"
+
+# A patch whose context no longer matches: the first context line of
+# the first super.c hunk of the first patch is changed in a copy.
+bad=$tmp/bad
+copy_repo "$bad"
+first=$(grep -v '^#' "$bad/patches/$series/series" | head -1)
+awk '
+	/^\+\+\+ b\/fs\/f2fs\/super.c/ { insuper = 1 }
+	insuper && /^@@/ { inhunk = 1 }
+	inhunk && !done && /^ ./ { $0 = " CORRUPTED" substr($0, 2); done = 1 }
+	{ print }
+' "$repo/patches/$series/$first" > "$bad/patches/$series/$first"
+check "corrupted copy of $first differs" \
+	sh -c "! cmp -s '$repo/patches/$series/$first' '$bad/patches/$series/$first'"
+check "patch that does not apply: error names $first and fs/f2fs/super.c" \
+	fails_with "patch $first does not apply to fs/f2fs/super.c" \
+	env KSRC="$ksrc" "$bad/scripts/import" "$kver"
+check "failed patch leaves no half-imported tree" test ! -e "$bad/src/f2fs"
+
+# A good import from KSRC.
+check "KSRC import works" env KSRC="$ksrc" "$repo/scripts/import" "$kver"
+origin=$repo/src/f2fs/ORIGIN
+check "ORIGIN names the tree and the series" \
+	sh -c "grep -qx 'source: tree $ksrc' '$origin' && grep -qx 'series: $series' '$origin' &&
+		grep -qx 'kernel_version: $(make_version "$ksrc/Makefile")' '$origin'"
+sums_match() {
+	sed -n '/^upstream sha256/,$p' "$origin" | tail -n +2 > "$tmp/sums"
+	[ -s "$tmp/sums" ] && (cd "$ksrc" && sha256sum --quiet -c "$tmp/sums")
+}
+check "ORIGIN sha256 of every upstream file matches the tree" sums_match
+check "imported trace header is renamed" \
+	grep -q '^#define TRACE_SYSTEM f2fs_packed$' "$repo/include/trace/events/f2fs_packed.h"
+check "f2fs sources landed in src/f2fs" test -f "$repo/src/f2fs/super.c"
+touch -d @0 "$origin"
+check "second import with the same patches is a no-op" \
+	sh -c "KSRC='$ksrc' '$repo/scripts/import' '$kver' && [ \"\$(stat -c %Y '$origin')\" = 0 ]"
+finish
