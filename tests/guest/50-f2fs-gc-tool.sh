@@ -5,7 +5,7 @@
 # leaves a consistent volume when interrupted, refuses non-f2fs mounts,
 # works on stock f2fs and on f2fs_packed, and --packing sets and restores
 # the gc_inode_local_packing knob.
-# vm: -d 2 -s 384M
+# vm: -d 2 -s 256M
 set -eu
 # shellcheck source=tests/lib/guest.sh
 . "$REPO/tests/lib/guest.sh"
@@ -16,30 +16,38 @@ must "f2fs-gc is built (make -C tools/f2fs-gc)" test -x "$GC"
 load_stock
 load_packed
 
-# 1 MiB of random data; each test file is a numbered copy of it.
-head -c 1048576 /dev/urandom > /tmp/seed
+# Test data: a random seed of 253 blocks (4 KiB each) repeated, cut into
+# 1 MiB files by one split(1) process (processes are slow to start under
+# emulation).  Each file starts 3 blocks further into the seed, so the
+# files differ from each other.
+head -c $((253 * 4096)) /dev/urandom > /tmp/seed
 
 # fill_punch MNT PCT: fill MNT/data with 1 MiB files up to PCT% of the
 # volume, then delete every other file so most data segments end up
 # half valid, i.e. dirty.
 fill_punch() {
-	local dir=$1/data pct=$2 total used n i
+	local dir=$1/data pct=$2 total used n i name
+	local -a seeds=() even=()
 	mkdir -p "$dir"
 	# shellcheck disable=SC2046
 	set -- $(stat -f -c '%b %f %S' "$1")
 	total=$(($1 * $3 / 1048576))
 	used=$(((($1 - $2) * $3) / 1048576))
 	n=$((total * pct / 100 - used))
-	log "filling $dir with $n files of 1 MiB ($total MiB volume)"
-	for i in $(seq 1 "$n"); do
-		{ printf '%08d' "$i"; head -c 1048568 /tmp/seed; } > "$dir/f$i" ||
-			{ log "write stopped at file $i"; break; }
+	log "[${SECONDS}s] filling $dir with $n files of 1 MiB ($total MiB volume)"
+	for ((i = 0; i <= n; i++)); do
+		seeds+=(/tmp/seed)
 	done
+	cat "${seeds[@]}" | head -c $((n * 1048576)) |
+		split -b 1048576 -d -a 4 - "$dir/f"
 	sync
-	for i in $(seq 2 2 "$n"); do
-		rm -f "$dir/f$i"
+	for ((i = 0; i < n; i += 2)); do
+		printf -v name '%s/f%04d' "$dir" "$i"
+		even+=("$name")
 	done
+	rm -f "${even[@]}"
 	sync
+	log "[${SECONDS}s] filled"
 }
 
 dirty_wb_kb() {
@@ -60,8 +68,9 @@ dirty_above_kb() {
 	[ "$(dirty_wb_kb)" -gt "$1" ]
 }
 
+# show [FILE]: echo a log into the console, marked as a comment
 show() {
-	sed 's/^/# | /' "$1"
+	sed 's/^/# | /' "$@"
 }
 
 # ---- f2fs_packed: reach a target ----------------------------------------
@@ -90,6 +99,7 @@ check "f2fs_packed: summary shows segment counts, not n/a" \
 	grep -qE "free segments: +[0-9]+ -> [0-9]+" /tmp/a.log
 
 # ---- SIGINT mid-run -------------------------------------------------------
+log "[${SECONDS}s] SIGINT mid-run"
 "$GC" --verbose /mnt/p > /tmp/c.log 2>&1 &
 pid=$!
 if wait_until 60 grep -q "call 3 " /tmp/c.log && kill -0 "$pid" 2>/dev/null; then
@@ -102,15 +112,15 @@ else
 	kill -KILL "$pid" 2>/dev/null || true
 	wait "$pid" || true
 fi
-tail -n 12 /tmp/c.log | show /dev/stdin
+tail -n 12 /tmp/c.log | show
 check "SIGINT: summary printed" grep -q "interrupted by" /tmp/c.log
 check "SIGINT: summary counts calls" grep -qE "GC calls: +[0-9]+" /tmp/c.log
-check "SIGINT: files intact" sha_verify /mnt/p/data /tmp/p.sha
 umount_fsck "$DISK1" /mnt/p
 mount_fs f2fs_packed "$DISK1" /mnt/p
 check "SIGINT: files intact after remount" sha_verify /mnt/p/data /tmp/p.sha
 
 # ---- dirty-page bound -----------------------------------------------------
+log "[${SECONDS}s] dirty-page bound"
 # A buffered writer to the raw second disk leaves ~96 MiB dirty; the tool
 # must wait with --max-dirty 8M until a sync drains it, then run.
 dd if=/dev/zero of="$DISK2" bs=1M count=96 status=none &
@@ -138,12 +148,16 @@ else
 fi
 
 # ---- --packing --------------------------------------------------------------
+log "[${SECONDS}s] --packing"
 KNOB=$SYSP/gc_inode_local_packing
 if [ -e "$KNOB" ]; then
 	old=$(cat "$KNOB")
 	# flip it, so that "set" is visible whatever the default is
 	mode=on want=1
 	[ "$old" != 1 ] || { mode=off want=0; }
+	# dirty pages on the raw disk; holding it open keeps the last close
+	# from syncing them
+	exec 9< "$DISK2"
 	dd if=/dev/zero of="$DISK2" bs=1M count=64 status=none
 	# Held in the dirty wait with the knob set, then stopped by SIGTERM.
 	"$GC" --packing "$mode" --max-dirty 1M /mnt/p > /tmp/f.log 2>&1 &
@@ -160,6 +174,7 @@ if [ -e "$KNOB" ]; then
 	show /tmp/f.log
 	check "packing: exit status 143 on SIGTERM" [ "$rc" -eq 143 ]
 	check "packing: knob restored to $old" [ "$(cat "$KNOB")" = "$old" ]
+	exec 9<&-
 	sync
 else
 	log "packing knob not present yet"
@@ -174,6 +189,7 @@ check "f2fs_packed: files intact" sha_verify /mnt/p/data /tmp/p.sha
 umount_fsck "$DISK1" /mnt/p
 
 # ---- refusals ---------------------------------------------------------------
+log "[${SECONDS}s] refusals"
 rc=0
 "$GC" /tmp > /tmp/d.log 2>&1 || rc=$?
 show /tmp/d.log
@@ -185,10 +201,11 @@ check "bad argument: exit 2" [ "$rc" -eq 2 ]
 check "bad argument: usage printed" grep -q "^Usage: " /tmp/d.log
 
 # ---- stock f2fs ---------------------------------------------------------------
+log "[${SECONDS}s] stock f2fs"
 mkfs_f2fs "$DISK2"
 mount_fs f2fs "$DISK2" /mnt/s
 SYSS=$(sysfs_dev f2fs "$DISK2")
-fill_punch /mnt/s 75
+fill_punch /mnt/s 70
 sha_record /mnt/s/data /tmp/s.sha
 free0=$(cat "$SYSS/free_segments")
 target=$((free0 + 10))
@@ -209,4 +226,5 @@ check "stock f2fs: --packing refused with exit 2" [ "$rc" -eq 2 ]
 check "stock f2fs: files intact" sha_verify /mnt/s/data /tmp/s.sha
 umount_fsck "$DISK2" /mnt/s
 
+log "[${SECONDS}s] done"
 finish

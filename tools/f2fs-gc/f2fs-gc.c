@@ -676,7 +676,7 @@ static int set_packing(const struct options *o, const struct volume *v)
 		 PACKING_KNOB);
 	n = read_text(packing_path, packing_old, sizeof(packing_old));
 	if (n == -ENOENT) {
-		err_msg("--packing: this f2fs_packed module has no %s knob",
+		err_msg("--packing: this f2fs_packed module has no " PACKING_KNOB " knob (%s)",
 			packing_path);
 		return EXIT_REFUSED;
 	}
