@@ -31,6 +31,9 @@
 
 #include "parse.h"
 
+#define __printf(a, b)		__attribute__((format(printf, a, b)))
+#define __noreturn		__attribute__((noreturn))
+
 #define PROG			"f2fs-gc"
 
 /* Exit statuses; keep in sync with f2fs-gc.8. */
@@ -169,7 +172,7 @@ static void clear_line(void)
 	}
 }
 
-static void __attribute__((format(printf, 1, 2))) err_msg(const char *fmt, ...)
+static void __printf(1, 2) err_msg(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -181,7 +184,7 @@ static void __attribute__((format(printf, 1, 2))) err_msg(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f,
 "Usage: " PROG " [options] MOUNTPOINT\n"
@@ -210,7 +213,7 @@ static void usage(FILE *f)
 		DEFAULT_MAX_IDLE);
 }
 
-static void __attribute__((noreturn)) bad_usage(const char *fmt, ...)
+static void __noreturn bad_usage(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -219,7 +222,7 @@ static void __attribute__((noreturn)) bad_usage(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputs("\n\n", stderr);
-	usage(stderr);
+	print_usage(stderr);
 	exit(EXIT_REFUSED);
 }
 
@@ -325,10 +328,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->verbose = true;
 			break;
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			exit(EXIT_DONE);
 		default:
-			usage(stderr);
+			print_usage(stderr);
 			exit(EXIT_REFUSED);
 		}
 	}
@@ -471,7 +474,7 @@ static void read_counters(struct volume *v, struct counters *c)
 	}
 }
 
-static int meminfo(struct gc_meminfo *mi)
+static int read_meminfo(struct gc_meminfo *mi)
 {
 	char buf[16384];
 
@@ -837,10 +840,7 @@ static void progress(struct run *r, const char *what, bool force)
 	r->last_out = t;
 }
 
-static void log_event(struct run *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void log_event(struct run *r, const char *fmt, ...)
+static void __printf(2, 3) log_event(struct run *r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -860,15 +860,20 @@ static bool time_up(const struct run *r)
 	return r->o->duration && now_secs() - r->t0 >= (double)r->o->duration;
 }
 
-static void end_wait(struct run *r, double start)
+static void end_wait(struct run *r, double start, bool resumed)
 {
 	char waited[32];
 	double t = now_secs();
 
 	r->s.wait_secs += t - start;
-	log_event(r, "resumed after waiting %s for dirty pages",
-		  gc_format_secs(waited, sizeof(waited),
-				 (unsigned long long)(t - start + 0.5)));
+	gc_format_secs(waited, sizeof(waited),
+		       (unsigned long long)(t - start + 0.5));
+	if (resumed)
+		log_event(r, "resumed after waiting %s for dirty pages",
+			  waited);
+	else
+		log_event(r, "stopped while waiting for dirty pages (%s)",
+			  waited);
 }
 
 /*
@@ -890,10 +895,10 @@ static bool wait_for_dirty(struct run *r)
 			if (!stop_signal)
 				r->reason = STOP_DURATION;
 			if (waiting)
-				end_wait(r, start);
+				end_wait(r, start, false);
 			return false;
 		}
-		if (meminfo(&mi)) {
+		if (read_meminfo(&mi)) {
 			log_event(r, "cannot read /proc/meminfo; not waiting");
 			break;
 		}
@@ -922,7 +927,7 @@ static bool wait_for_dirty(struct run *r)
 		sleep_ms(DIRTY_POLL_MS);
 	}
 	if (waiting)
-		end_wait(r, start);
+		end_wait(r, start, true);
 	return true;
 }
 
@@ -1201,7 +1206,7 @@ int main(int argc, char **argv)
 	r.reason = STOP_NONE;
 
 	if (o.dirty_bound) {
-		if (meminfo(&mi)) {
+		if (read_meminfo(&mi)) {
 			err_msg("cannot parse /proc/meminfo for the dirty bound (use --max-dirty off to run without)");
 			return EXIT_RUNTIME;
 		}
@@ -1235,7 +1240,7 @@ int main(int argc, char **argv)
 		}
 		r.target_secs = gc_amount_of(&o.target, v.main_secs);
 		if (v.main_secs && r.target_secs > v.main_secs) {
-			err_msg("--target-free %llu is more than the %llu sections of the main area",
+			err_msg("--target-free %llu is more than the volume's %llu sections",
 				r.target_secs, v.main_secs);
 			return EXIT_REFUSED;
 		}

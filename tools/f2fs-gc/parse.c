@@ -12,6 +12,8 @@
 
 #include "parse.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 /*
  * A non-negative decimal with an optional fraction: "12", "1.5", "0.25".
  * On success *p points past it; the fraction is returned as num/den.
@@ -314,7 +316,7 @@ int gc_parse_meminfo(const char *buf, struct gc_meminfo *mi)
 	if (!buf)
 		return -EINVAL;
 	while (line && *line) {
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(keys); i++) {
 			int ret = meminfo_value(line, keys[i], dst[i]);
 
 			if (ret == 0)

@@ -213,7 +213,7 @@ static void test_counters(void)
 
 	CASE("counter: with newline", !gc_parse_counter("123\n", &v) && v == 123);
 	CASE("counter: zero", !gc_parse_counter("0", &v) && v == 0);
-	CASE("counter: spaces", !gc_parse_counter("  7 \n", &v) && v == 7);
+	CASE("counter: spaces", !gc_parse_counter("  7\t\n", &v) && v == 7);
 	CASE("counter: empty rejected", gc_parse_counter("", &v) != 0);
 	CASE("counter: negative rejected", gc_parse_counter("-1\n", &v) != 0);
 	CASE("counter: junk rejected", gc_parse_counter("12 34\n", &v) != 0);
