@@ -768,7 +768,10 @@ static void moved_bytes(const struct run *r, char *buf, size_t size)
 				r->v->block_size);
 }
 
-/* One line of state; @tty selects the compact live form. */
+/*
+ * One line of state: free sections (and segments), dirty segments, the rate
+ * of sections freed per second, the ETA to the target, bytes moved.
+ */
 static void status_line(const struct run *r, char *buf, size_t size,
 			const char *what)
 {
@@ -781,11 +784,12 @@ static void status_line(const struct run *r, char *buf, size_t size,
 	fmt_count(ds, sizeof(ds), r->now.dirty_segs);
 	moved_bytes(r, moved, sizeof(moved));
 
-	snprintf(rate, sizeof(rate), "n/a");
+	snprintf(rate, sizeof(rate), "rate n/a");
 	snprintf(eta, sizeof(eta), "n/a");
 	if (r->now.free_secs >= 0 && r->before.free_secs >= 0 && el > 0.5) {
 		gained = r->now.free_secs - r->before.free_secs;
-		snprintf(rate, sizeof(rate), "%.1f secs/s", gained / el);
+		snprintf(rate, sizeof(rate), "%+.1f sections/s",
+			 gained / el);
 		if (r->o->target_set && gained > 0) {
 			long long left = (long long)r->target_secs -
 					 r->now.free_secs;
@@ -800,13 +804,13 @@ static void status_line(const struct run *r, char *buf, size_t size,
 	}
 	if (r->o->target_set)
 		snprintf(buf, size,
-			 "[%6.1fs] %s: calls %llu, free %s/%llu secs (%s segs), dirty %s segs, %s, ETA %s, moved %s",
-			 el, what, r->s.calls, fs, r->target_secs, fseg, ds,
-			 rate, eta, moved);
+			 "[%6.1fs] %s | free %s/%llu sections (%s segs) | dirty %s segs | %s | ETA %s | moved %s",
+			 el, what, fs, r->target_secs, fseg, ds, rate, eta,
+			 moved);
 	else
 		snprintf(buf, size,
-			 "[%6.1fs] %s: calls %llu, free %s secs (%s segs), dirty %s segs, %s, moved %s",
-			 el, what, r->s.calls, fs, fseg, ds, rate, moved);
+			 "[%6.1fs] %s | free %s sections (%s segs) | dirty %s segs | %s | moved %s",
+			 el, what, fs, fseg, ds, rate, moved);
 }
 
 static void progress(struct run *r, const char *what, bool force)
