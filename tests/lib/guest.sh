@@ -4,6 +4,8 @@
 # A test prints "ok - ..." / "not ok - ..." lines and ends with `finish`,
 # which fails the test on any recorded failure or a kernel warning.
 
+# The variables below are for the tests that source this file.
+# shellcheck disable=SC2034
 DISK1=/dev/vda
 DISK2=/dev/vdb
 DISK3=/dev/vdc
@@ -49,6 +51,7 @@ load_stock() {
 load_packed() {
 	if ! grep -q '^f2fs_packed ' /proc/modules; then
 		# insmod does not load dependencies (the compressors)
+		# shellcheck disable=SC2046
 		modprobe -a $(modinfo -F depends "$MODULE" | tr , ' ') &&
 			insmod "$MODULE" || { fail "insmod $MODULE"; finish; }
 	fi
