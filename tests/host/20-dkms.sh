@@ -98,4 +98,10 @@ check "$deb: package $pkg, installs /usr/src/$name-$version" deb_ok
 must "dpkg -i $deb" run dpkg -i "$deb"
 check "dkms status after dpkg -i: installed for $kver" dkms_installed
 check "module from the package in updates/dkms, ours" ko_from_dkms
+refuses() {
+	! scripts/dkms-install "$kver" > "$tmp/out" 2>&1 &&
+		grep -q "f2fs-packed-dkms package is installed" "$tmp/out"
+}
+check "scripts/dkms-install refuses while the package owns the install" refuses
+check "dkms status: still installed from the package" dkms_installed
 finish
