@@ -20,6 +20,17 @@ interleave() {
 		{ fail "fio could not write the interleaved files"; finish; }
 }
 
+# in_order DIR NFILES KIB: write NFILES files of KIB KiB one after the
+# other (fio's own random data, quicker than /dev/urandom under TCG).
+in_order() {
+	mkdir -p "$1"
+	fio --name=f --directory="$1" --nrfiles="$2" --filesize="${3}k" \
+		--size="$(($2 * $3))k" --bs=1m --rw=write --fallocate=none \
+		--file_service_type=sequential --refill_buffers \
+		--eta=never --output=/dev/null ||
+		{ fail "fio could not write the files"; finish; }
+}
+
 # delete_even DIR NFILES: remove every even-numbered file, leaving each
 # section about half valid.
 delete_even() {
@@ -52,4 +63,35 @@ pack_stats() {
 		out="$out $s=$(pack_stat "$1" "gc_pack_$s")"
 	done
 	echo "${out# }"
+}
+
+# gc_calls MNT N: exactly N sync foreground GC calls; prints the JSON
+# summary (successes, eagain, ...).
+gc_calls() {
+	"$GC_TOOL" -q -j -d off -i "$2" -c "$2" "$1"
+}
+
+# trace_gc_end_sum FIELD: sum FIELD (seg_freed, sec_freed) over the
+# f2fs_packed:f2fs_gc_end events in the trace buffer.
+trace_gc_end_sum() {
+	grep -o "f2fs_gc_end: .*" /sys/kernel/tracing/trace |
+		sed -n "s/.* $1 = \\([0-9-]*\\),.*/\\1/p" |
+		awk '{ n += $1 } END { print n + 0 }'
+}
+
+trace_start() {
+	echo > /sys/kernel/tracing/trace
+	echo 4096 > /sys/kernel/tracing/buffer_size_kb
+	for e in "$@"; do
+		echo 1 > "/sys/kernel/tracing/events/f2fs_packed/$e/enable"
+	done
+}
+
+trace_stop() {
+	echo 0 > /sys/kernel/tracing/events/enable
+}
+
+# Live records of our GC queue slab (the VM boots with slab_nomerge).
+pack_slab_objects() {
+	awk '$1 == "f2fs_packed_gc_pack_block" { print $2 }' /proc/slabinfo
 }
