@@ -117,6 +117,7 @@ bool f2fs_gc_pack_queue(struct gc_pack_ctl *pack,
 	list_add_tail(&b->list, &ie->gc_pack_blocks);
 
 	pack->nr_queued++;
+	info->queued++;
 	if (pack->nr_queued > info->peak_queued)
 		info->peak_queued = pack->nr_queued;
 	return true;
@@ -187,6 +188,7 @@ static void gc_pack_pass(struct gc_pack_ctl *pack,
 				moved += gc_pack_move(pack, ie->inode, b);
 			list_del(&b->list);
 			kmem_cache_free(gc_pack_block_slab, b);
+			info->queued--;
 			records++;
 		}
 		inodes++;
@@ -327,9 +329,11 @@ void f2fs_gc_pack_show_stat(struct seq_file *s, struct f2fs_sb_info *sbi)
 		   info->max_blocks);
 	seq_printf(s, "  - packed: %llu blocks, %llu inodes, %llu sections\n",
 		   info->blocks, info->inodes, info->sections);
-	seq_printf(s, "  - early drains: %llu, alloc fallbacks: %llu, dropped: %llu, stale: %llu, peak queued: %u\n",
+	seq_printf(s, "  - early drains: %llu, alloc fallbacks: %llu, dropped: %llu, stale: %llu\n",
 		   info->early_drains, info->alloc_fallbacks, info->dropped,
-		   info->stale, info->peak_queued);
+		   info->stale);
+	seq_printf(s, "  - queued: %u now, %u at most\n",
+		   info->queued, info->peak_queued);
 }
 
 int __init f2fs_gc_pack_create_cache(void)

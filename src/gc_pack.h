@@ -41,6 +41,7 @@ struct f2fs_gc_pack_info {
 	unsigned int enabled;		/* gc_inode_local_packing */
 	unsigned int max_blocks;	/* gc_pack_max_blocks */
 	unsigned int order;		/* gc_pack_order */
+	unsigned int queued;		/* records held now: 0 outside GC */
 	unsigned int peak_queued;	/* most records queued at once */
 	u64 blocks;		/* blocks migrated by a pack pass */
 	u64 inodes;		/* inodes migrated by a pack pass, per pass */

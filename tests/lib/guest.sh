@@ -117,3 +117,8 @@ finish() {
 	echo "# result: $GUEST_FAILURES failure(s)"
 	exit 1
 }
+
+# not CMD...: succeeds when CMD fails (for check "... is refused" not ...).
+not() {
+	! "$@" 2>/dev/null
+}

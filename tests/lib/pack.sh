@@ -91,7 +91,7 @@ trace_stop() {
 	echo 0 > /sys/kernel/tracing/events/enable
 }
 
-# Live records of our GC queue slab (the VM boots with slab_nomerge).
-pack_slab_objects() {
-	awk '$1 == "f2fs_packed_gc_pack_block" { print $2 }' /proc/slabinfo
+# queued_records MNT: GC packing records held now (0 outside a GC pass).
+queued_records() {
+	pack_stat "$1" gc_pack_queued
 }
