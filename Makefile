@@ -31,7 +31,7 @@ deps: ## install the Debian packages the build, tests and VM need
 
 demo: deps ## build, boot the VM, show packing at work
 	$(MAKE) all
-	tests/run --demo
+	scripts/demo
 
 test: deps ## run the whole test suite (host checks and VM tests)
 	$(MAKE) all
@@ -44,10 +44,10 @@ bench: deps ## packing benchmarks side by side, figures in results/
 check: import ## checkpatch over our C and patches, shellcheck over scripts
 	scripts/check
 
-dkms-install: import ## install the source under /usr/src and build it with DKMS
+dkms-install: ## install the source under /usr/src and build it with DKMS
 	scripts/dkms-install $(KVER)
 
-deb: import ## build the f2fs-packed-dkms Debian package into build/
+deb: ## build the f2fs-packed-dkms Debian package into build/
 	scripts/mkdeb
 
 install: tools ## install f2fs-gc and its man page
