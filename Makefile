@@ -10,7 +10,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 VERSION := $(shell cat VERSION)
 
 .PHONY: all module import tools deps demo test bench check dkms-install deb \
-	install clean help
+	install refresh clean help
 
 all: module tools ## build f2fs_packed.ko and the tools
 
