@@ -4,7 +4,7 @@
 # then sync foreground GC until idle. With gc_packing=off the extents stay;
 # with gc_packing=on (both block orders) they collapse, the counters move,
 # and the data survives GC, umount and mount; fsck is clean.
-# vm: -d 3 -s 1G
+# vm: -d 3 -s 512M
 set -eu
 . "$REPO/tests/lib/guest.sh"
 . "$REPO/tests/lib/pack.sh"
