@@ -10,39 +10,11 @@ DISK1=/dev/vda
 DISK2=/dev/vdb
 DISK3=/dev/vdc
 MODULE=$REPO/f2fs_packed.ko
-GUEST_FAILURES=0
 # dmesg patterns that fail any test.
 DMESG_BAD='WARNING:|BUG:|Oops|Call Trace|general protection|soft lockup|blocked for more than|duplicate|cannot create'
 
-fail() {
-	echo "not ok - $*"
-	GUEST_FAILURES=$((GUEST_FAILURES + 1))
-}
-
-# check "description" CMD...: one assertion, recorded, never aborts.
-check() {
-	local what=$1
-	shift
-	if "$@"; then
-		echo "ok - $what"
-	else
-		fail "$what"
-	fi
-}
-
-# must "description" CMD...: a step the rest of the test depends on.
-must() {
-	local what=$1
-	shift
-	if ! "$@"; then
-		fail "$what"
-		finish
-	fi
-}
-
-log() {
-	echo "# $*"
-}
+# shellcheck source=tests/lib/tap.sh
+. "$REPO/tests/lib/tap.sh"
 
 load_stock() {
 	modprobe f2fs || { fail "modprobe f2fs"; finish; }
@@ -110,15 +82,6 @@ dmesg_clean() {
 
 finish() {
 	check "dmesg free of WARN/BUG/Oops" dmesg_clean
-	if [ "$GUEST_FAILURES" -eq 0 ]; then
-		echo "# result: pass"
-		exit 0
-	fi
-	echo "# result: $GUEST_FAILURES failure(s)"
-	exit 1
+	report
 }
 
-# not CMD...: succeeds when CMD fails (for check "... is refused" not ...).
-not() {
-	! "$@" 2>/dev/null
-}
