@@ -19,10 +19,7 @@ row() {	# DEV TYPE OPTIONS LABEL
 	local dev=$1 mnt=/mnt/$4 before after out
 	mkfs_f2fs "$dev" -s 8
 	mount_fs "$2" "$dev" "$mnt" "$3"
-	interleave "$mnt/d" $FILES $KIB
-	delete_even "$mnt/d" $FILES
-	sync
-	sha_record "$mnt/d" "/tmp/$4.sha"
+	fragment "$mnt/d" $FILES $KIB "/tmp/$4.sha"
 	before=$(total_extents "$mnt/d")
 	out=$(gc_until_idle "$mnt")
 	sync

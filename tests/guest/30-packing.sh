@@ -17,10 +17,7 @@ run_variant() {	# DEV NAME MOUNTOPTION ORDER
 	mkfs_f2fs "$dev" -s 8
 	mount_fs f2fs_packed "$dev" "$mnt" "$3"
 	[ -z "$4" ] || echo "$4" > "$(sysfs_dev f2fs_packed "$dev")/gc_pack_order"
-	interleave "$mnt/d" 32 1024
-	delete_even "$mnt/d" 32
-	sync
-	sha_record "$mnt/d" "/tmp/$name.sha"
+	fragment "$mnt/d" 32 1024 "/tmp/$name.sha"
 	before=$(total_extents "$mnt/d")
 	out=$(gc_until_idle "$mnt")
 	sync

@@ -17,19 +17,16 @@ load_packed
 must "f2fs-gc is built" test -x "$GC_TOOL"
 FAULT_SLAB_ALLOC=$((1 << 15))
 
-# prepare DEV MNT DIR: mkfs (first time only) and an interleaved, half
-# deleted set of 32 x 512 KiB files in MNT/DIR, recorded in /tmp/DIR.sha.
+# prepare MNT DIR: an interleaved, half deleted set of 32 x 512 KiB files
+# in MNT/DIR, recorded in /tmp/DIR.sha.
 prepare() {
-	interleave "$2/$3" 32 512
-	delete_even "$2/$3" 32
-	sync
-	sha_record "$2/$3" "/tmp/$3.sha"
+	fragment "$1/$2" 32 512 "/tmp/$2.sha"
 }
 
 ## fault injection
 mkfs_f2fs "$DISK1" -s 8
 mount_fs f2fs_packed "$DISK1" /mnt/a gc_packing=on
-prepare "$DISK1" /mnt/a faults
+prepare /mnt/a faults
 sys=$(sysfs_dev f2fs_packed "$DISK1")
 before=$(total_extents /mnt/a/faults)
 echo "$FAULT_SLAB_ALLOC" > "$sys/inject_type"
@@ -44,7 +41,7 @@ check "fault injection: data intact" sha_verify /mnt/a/faults /tmp/faults.sha
 check "fault injection: no record left after GC" test "$(queued_records /mnt/a)" -eq 0
 
 ## fsfreeze while GC loops
-prepare "$DISK1" /mnt/a freeze
+prepare /mnt/a freeze
 gc_until_idle /mnt/a > /tmp/freeze.json &
 gc=$!
 sleep 1
@@ -56,7 +53,7 @@ check "freeze: data intact" sha_verify /mnt/a/freeze /tmp/freeze.sha
 check "freeze: no record left after GC" test "$(queued_records /mnt/a)" -eq 0
 
 ## checkpoint error (shutdown) in the middle of GC
-prepare "$DISK1" /mnt/a shutdown
+prepare /mnt/a shutdown
 gc_until_idle /mnt/a > /dev/null 2>&1 &
 gc=$!
 sleep 0.5
@@ -75,7 +72,7 @@ umount_fsck "$DISK1" /mnt/a
 mkfs_f2fs "$DISK2" -s 8
 mount_fs f2fs_packed "$DISK2" /mnt/b gc_packing=on
 echo 64 > "$(sysfs_dev f2fs_packed "$DISK2")/gc_pack_max_blocks"
-prepare "$DISK2" /mnt/b drain
+prepare /mnt/b drain
 before=$(total_extents /mnt/b/drain)
 gc_until_idle /mnt/b >/dev/null
 after=$(total_extents /mnt/b/drain)
@@ -91,7 +88,7 @@ umount_fsck "$DISK2" /mnt/b
 mkfs_f2fs "$DISK3" -s 8
 mount_fs f2fs_packed "$DISK3" /mnt/c gc_packing=on
 sys=$(sysfs_dev f2fs_packed "$DISK3")
-prepare "$DISK3" /mnt/c toggle
+prepare /mnt/c toggle
 (
 	for ((i = 0; i < 400; i++)); do
 		echo $((i % 2)) > "$sys/gc_inode_local_packing"

@@ -14,10 +14,7 @@ must "f2fs-gc is built" test -x "$GC_TOOL"
 mkfs_f2fs "$DISK1" -s 8
 mount_fs f2fs_packed "$DISK1" /mnt/a gc_packing=on
 
-interleave /mnt/a/keep 32 512
-delete_even /mnt/a/keep 32
-sync
-sha_record /mnt/a/keep /tmp/keep.sha
+fragment /mnt/a/keep 32 512 /tmp/keep.sha
 
 SECS=45
 fio --eta=never --output=/tmp/fio.log --directory=/mnt/a \

@@ -40,6 +40,15 @@ delete_even() {
 	done
 }
 
+# fragment DIR NFILES KIB SHA: interleaved files, every other one deleted,
+# synced, the survivors' sha256 recorded in SHA.
+fragment() {
+	interleave "$1" "$2" "$3"
+	delete_even "$1" "$2"
+	sync
+	sha_record "$1" "$4"
+}
+
 # gc_until_idle MNT: sync foreground GC until three calls in a row find
 # nothing to collect (or 400 calls); prints the tool's JSON summary.
 gc_until_idle() {
