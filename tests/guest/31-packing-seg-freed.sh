@@ -16,15 +16,17 @@ load_packed
 must "f2fs-gc is built" test -x "$GC_TOOL"
 
 run_variant() {	# DEV NAME PACKING
-	local dev=$1 name=$2 mnt=/mnt/$2 i out
+	local dev=$1 name=$2 mnt=/mnt/$2 i out holes
 	mkfs_f2fs "$dev" -s 4
 	mount_fs f2fs_packed "$dev" "$mnt" "gc_packing=$3,background_gc=off"
 	in_order "$mnt/d" 256 1024
 	sync
 	delete_even "$mnt/d" 256
+	holes=()
 	for ((i = 1; i < 256; i += 8)); do
-		rm "$mnt/d/f.0.$i"
+		holes+=("$mnt/d/f.0.$i")
 	done
+	rm "${holes[@]}"
 	sync
 	sha_record "$mnt/d" "/tmp/$name.sha"
 
