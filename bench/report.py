@@ -1,0 +1,830 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn the raw figures of bench/run (or bench/run-device) into
+results.json, results.md and PNG plots.
+
+usage: bench/report.py RESULTS_DIR
+
+RESULTS_DIR/raw/<workload>/ holds what bench/guest/lib.sh wrote:
+params.json, golden.txt and one directory per variant with filefrag -v
+maps before and after GC, sysfs and debugfs snapshots, f2fs_gc_end trace
+lines, the GC tool's JSON summary, fio's read-back JSON and the read-back
+disk's /sys/block/<dev>/stat before and after.
+
+Extents are counted from the filefrag -v maps as maximal runs of blocks
+that are contiguous both in the file and on disk, so that the achieved
+figure and the two ideals are counted the same way (filefrag's own count
+is kept beside it).
+
+The ideals, for one variant, from the layout before GC and the set of
+migrated blocks (those of the counted files whose address changed):
+  per-section ideal: the fewest extents any placement could give when each
+    victim section is migrated on its own, i.e. a file's blocks that left
+    the same victim section form one run (in file order) and runs from
+    different sections never join; unmoved blocks keep their address.
+    Counted as the maximal ranges of file offsets whose blocks either all
+    stayed in place and are physically contiguous, or were all migrated
+    out of the same victim section.
+  global ideal: one run per maximal range of consecutive migrated blocks
+    of a file, wherever they came from; the same count with "out of the
+    same victim section" relaxed to "migrated".
+Packing efficiency = achieved reduction / ideal reduction
+  = (before - after) / (before - ideal).
+"""
+import json
+import os
+import re
+import sys
+from collections import Counter
+
+VARIANT_LABEL = {
+    'stock': 'stock f2fs (control)',
+    'off': 'f2fs_packed, packing off',
+    'found': 'packing on, found order',
+    'offset': 'packing on, offset order',
+    'urgent': 'stock gc_urgent BG GC (reference)',
+}
+VARIANT_ORDER = ['stock', 'off', 'found', 'offset', 'urgent']
+
+# The seed's figures (patch v2 cover letter, stock 6.1 measurements in
+# issue 4), for the comparison table.
+SEED = {
+    'w1-large-4k': {'legacy': [65536, 65536], 'packed': [65536, 49170]},
+    'w2-default-4k': {'legacy': [8192, 8192], 'packed': [8192, 7690]},
+    'w3-natural-fggc': {'legacy': [350, 357], 'packed': [350, 132],
+                        'move_blks': {'legacy': 42344, 'packed': 34822},
+                        'rewrite_gain': '+45% hot rewrite iterations in a fixed window'},
+    'w4-seg-freed': {'seg_freed': 152, 'sec_freed': 38, 'successes': 24},
+}
+
+EXT_RE = re.compile(r'^\s*\d+:\s*(\d+)\.\.\s*(\d+):\s*(\d+)\.\.\s*(\d+):\s*(\d+):')
+FILE_RE = re.compile(r'^File size of (.+) is (\d+) \((\d+) blocks? of (\d+) bytes\)')
+FOUND_RE = re.compile(r'^(.+): (\d+) extents? found')
+
+
+def read_kv(path):
+    """'key value...' lines -> dict (value as string; repeated keys: last)."""
+    out = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                parts = line.rstrip('\n').split(' ', 1)
+                if len(parts) == 2:
+                    out[parts[0]] = parts[1]
+    except FileNotFoundError:
+        pass
+    return out
+
+
+def read_lines_kv(path, key):
+    """All values of repeated 'key ...' lines."""
+    vals = []
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith(key + ' '):
+                    vals.append(line.rstrip('\n').split(' ')[1:])
+    except FileNotFoundError:
+        pass
+    return vals
+
+
+def num(s):
+    if s is None:
+        return None
+    try:
+        return int(s)
+    except ValueError:
+        try:
+            return float(s)
+        except ValueError:
+            return None
+
+
+def read_json(path):
+    """JSON from a file that may start with other output (fio's opendir)."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except FileNotFoundError:
+        return None
+    i = text.find('{')
+    if i < 0:
+        return None
+    try:
+        return json.loads(text[i:])
+    except ValueError:
+        return None
+
+
+def parse_frag(path):
+    """filefrag -v output -> {name: [phys or None per logical block]},
+    {name: filefrag's extent count}."""
+    files, found = {}, {}
+    cur = None
+    try:
+        f = open(path)
+    except FileNotFoundError:
+        return None, None
+    with f:
+        for line in f:
+            m = FILE_RE.match(line)
+            if m:
+                cur = os.path.basename(m.group(1))
+                nblk = int(m.group(3))
+                files[cur] = [None] * nblk
+                continue
+            m = EXT_RE.match(line)
+            if m and cur is not None:
+                lo, hi, p0 = int(m.group(1)), int(m.group(2)), int(m.group(3))
+                blocks = files[cur]
+                if hi >= len(blocks):
+                    blocks.extend([None] * (hi + 1 - len(blocks)))
+                for k in range(hi - lo + 1):
+                    blocks[lo + k] = p0 + k
+                continue
+            m = FOUND_RE.match(line)
+            if m:
+                found[os.path.basename(m.group(1))] = int(m.group(2))
+    return files, found
+
+
+def count_runs(phys):
+    runs = 0
+    prev = None
+    for p in phys:
+        if p is not None and (prev is None or p != prev + 1):
+            runs += 1
+        prev = p
+    return runs
+
+
+def ideals(before, after, sec_of):
+    """Per-section and global ideal extent counts, and migration facts."""
+    ps = gl = 0
+    migrated = 0
+    victims = Counter()
+    for name, b in before.items():
+        a = after.get(name)
+        if a is None:
+            continue
+        prev = None     # (kind, key, phys)
+        for l, pb in enumerate(b):
+            pa = a[l] if l < len(a) else None
+            if pb is None or pa is None:
+                prev = None
+                continue
+            if pa != pb:
+                migrated += 1
+                sec = sec_of(pb)
+                victims[sec] += 1
+                cur = ('m', sec, pb)
+                if prev is None or prev[0] != 'm':
+                    ps += 1
+                    gl += 1
+                elif prev[1] != sec:
+                    ps += 1
+            else:
+                cur = ('s', None, pb)
+                if prev is None or prev[0] != 's' or prev[2] + 1 != pb:
+                    ps += 1
+                    gl += 1
+            prev = cur
+    return ps, gl, migrated, victims
+
+
+def stat_fields(path):
+    try:
+        with open(path) as f:
+            return [int(x) for x in f.read().split()]
+    except (FileNotFoundError, ValueError):
+        return None
+
+
+def debugfs_figures(path):
+    out = {}
+    try:
+        text = open(path).read()
+    except FileNotFoundError:
+        return out
+    m = re.search(r'CP calls: (\d+) \(BG: (\d+)\)', text)
+    if m:
+        out['cp_calls'] = int(m.group(1))
+        out['cp_calls_bg'] = int(m.group(2))
+    m = re.search(r'GC calls: (\d+) \(BG: (\d+)\)', text)
+    if m:
+        out['gc_calls'] = int(m.group(1))
+        out['gc_calls_bg'] = int(m.group(2))
+    m = re.search(r'  - Free: (\d+) \((\d+)\)', text)
+    if m:
+        out['free_segs'] = int(m.group(1))
+        out['free_secs'] = int(m.group(2))
+    m = re.search(r'Try to move (\d+) blocks \(BG: (\d+)\)', text)
+    if m:
+        out['try_to_move'] = int(m.group(1))
+    return out
+
+
+def trace_sums(path):
+    sums = {'events': 0, 'seg_freed': 0, 'sec_freed': 0}
+    try:
+        with open(path) as f:
+            for line in f:
+                sums['events'] += 1
+                for k in ('seg_freed', 'sec_freed'):
+                    m = re.search(k + r' = (-?\d+)', line)
+                    if m:
+                        sums[k] += int(m.group(1))
+    except FileNotFoundError:
+        return None
+    return sums
+
+
+def delta(before, after, key):
+    a, b = num(after.get(key)), num(before.get(key))
+    if a is None or b is None:
+        return None
+    return a - b
+
+
+def pct(a, b):
+    if a is None or b is None or b == 0:
+        return None
+    return round(100.0 * (a - b) / b, 1)
+
+
+def ratio(a, b):
+    if a is None or b is None or b == 0:
+        return None
+    return round(a / b, 3)
+
+
+def variant_figures(vdir, params, count_re):
+    run = read_kv(os.path.join(vdir, 'run.txt'))
+    before, found_b = parse_frag(os.path.join(vdir, 'before.frag'))
+    after, found_a = parse_frag(os.path.join(vdir, 'after.frag'))
+    if before is None or after is None:
+        return None, None
+    counted = [n for n in before if count_re.search(n)]
+    cb = {n: before[n] for n in counted}
+    ca = {n: after.get(n, []) for n in counted}
+    bps = 512 * params['segs_per_sec']
+    main = params['main_blkaddr']
+
+    def sec_of(p):
+        return (p - main) // bps
+
+    ps, gl, migrated, victims = ideals(cb, ca, sec_of)
+    ext_b = sum(count_runs(cb[n]) for n in counted)
+    ext_a = sum(count_runs(ca[n]) for n in counted)
+    sb = read_kv(os.path.join(vdir, 'sysfs.before'))
+    sa = read_kv(os.path.join(vdir, 'sysfs.after'))
+    db = debugfs_figures(os.path.join(vdir, 'status.before'))
+    da = debugfs_figures(os.path.join(vdir, 'status.after'))
+    gc = read_json(os.path.join(vdir, 'gc.json')) or {}
+    tr = trace_sums(os.path.join(vdir, 'trace.txt'))
+
+    moved_fg = delta(sb, sa, 'moved_blocks_foreground')
+    moved_bg = delta(sb, sa, 'moved_blocks_background')
+    moved = None if moved_fg is None or moved_bg is None else moved_fg + moved_bg
+    cp = delta(sb, sa, 'cp_foreground_calls')
+    cp_bg = delta(sb, sa, 'cp_background_calls')
+
+    def eff(ideal):
+        if ideal is None or ext_b - ideal <= 0:
+            return None
+        return round((ext_b - ext_a) / (ext_b - ideal), 4)
+
+    v = {
+        'label': VARIANT_LABEL.get(run.get('variant'), run.get('variant')),
+        'fs': run.get('fs'),
+        'mount_options': run.get('mount_options'),
+        'gc_pack_order': num(run.get('gc_pack_order')),
+        'files_counted': len(counted),
+        'extents_before': ext_b,
+        'extents_after': ext_a,
+        'extents_change_pct': pct(ext_a, ext_b),
+        'filefrag_extents_before': sum(found_b.get(n, 0) for n in counted),
+        'filefrag_extents_after': sum(found_a.get(n, 0) for n in counted),
+        'ideal_per_section': ps,
+        'ideal_global': gl,
+        'efficiency_per_section': eff(ps),
+        'efficiency_global': eff(gl),
+        'blocks_migrated_counted_files': migrated,
+        'victim_sections': len(victims),
+        'blocks_moved': moved,
+        'blocks_moved_fg': moved_fg,
+        'blocks_moved_bg': moved_bg,
+        'gc_bytes_moved_tool': gc.get('bytes_moved'),
+        'gc_calls_tool': gc.get('calls'),
+        'gc_successes': gc.get('successes'),
+        'gc_eagain': gc.get('eagain'),
+        'gc_calls_fg': delta(sb, sa, 'gc_foreground_calls'),
+        'gc_calls_bg': delta(sb, sa, 'gc_background_calls'),
+        'free_sections_change': (da['free_secs'] - db['free_secs'])
+        if 'free_secs' in da and 'free_secs' in db else None,
+        'sections_freed_tool': None if gc.get('free_sections_after') is None
+        else gc['free_sections_after'] - gc['free_sections_before'],
+        'trace_gc_end_events': tr['events'] if tr else None,
+        'seg_freed': tr['seg_freed'] if tr else None,
+        'sec_freed': tr['sec_freed'] if tr else None,
+        'checkpoints': None if cp is None else cp + (cp_bg or 0),
+        'checkpoints_debugfs': (da['cp_calls'] - db['cp_calls'])
+        if 'cp_calls' in da and 'cp_calls' in db else None,
+        'skipped_gc_rwsem': None,
+        'gc_wall_seconds': num(run.get('gc_wall_seconds')),
+        'gc_cpu_seconds': num(run.get('gc_cpu_seconds')),
+        'gc_cpu_source': run.get('gc_cpu_source', 'f2fs-gc user+sys (getrusage via bash time)'),
+        'data_intact': run.get('data_intact') == '1',
+        'fresh_volume_seconds': num(run.get('fresh_seconds')),
+    }
+    if 'gc_pack_blocks' in sa:
+        for k in ('blocks', 'inodes', 'sections', 'early_drains',
+                  'alloc_fallbacks', 'dropped', 'stale'):
+            v['pack_' + k] = delta(sb, sa, 'gc_pack_' + k)
+        v['peak_queued'] = num(sa.get('gc_pack_peak_queued'))
+        v['gc_pack_max_blocks'] = num(sa.get('gc_pack_max_blocks'))
+    else:
+        v['peak_queued'] = None
+    # the rewrite workload
+    if 'rewrite_seconds' in run:
+        it = num(run.get('rewrite_iterations'))
+        secs = num(run.get('rewrite_seconds'))
+        per = num(run.get('rewrite_bytes_per_iteration'))
+        v['rewrite_iterations'] = it
+        v['rewrite_seconds'] = secs
+        v['rewrite_iterations_per_minute'] = round(60.0 * it / secs, 2) if secs else None
+        v['rewrite_mib_per_second'] = round(it * per / 1048576 / secs, 2) if secs else None
+        v['rewrite_iteration_seconds'] = [num(x[1]) for x in
+                                          read_lines_kv(os.path.join(vdir, 'run.txt'), 'iteration')]
+        v['writer_cpu_seconds'] = num(run.get('writer_cpu_seconds'))
+    # read-back
+    s0 = stat_fields(os.path.join(vdir, 'diskstat.before'))
+    s1 = stat_fields(os.path.join(vdir, 'diskstat.after'))
+    fio = read_json(os.path.join(vdir, 'readback.json'))
+    rb = {'device': run.get('readback_dev')}
+    if s0 and s1:
+        ios = s1[0] - s0[0]
+        sectors = s1[2] - s0[2]
+        rb['read_ios'] = ios
+        rb['read_merges'] = s1[1] - s0[1]
+        rb['read_bytes_device'] = sectors * 512
+        rb['avg_request_kib'] = round(sectors * 512 / ios / 1024, 1) if ios else None
+    if fio and fio.get('jobs'):
+        r = fio['jobs'][0]['read']
+        rb['fio_bytes'] = r.get('io_bytes')
+        rb['fio_ios'] = r.get('total_ios')
+        rb['fio_runtime_ms'] = r.get('runtime')
+        rb['throughput_mb_s'] = round(r.get('bw_bytes', 0) / 1e6, 2)
+    v['readback'] = rb
+    maps = {'before': before, 'after': after}
+    return v, maps
+
+
+def analyse_workload(wdir):
+    params = read_json(os.path.join(wdir, 'params.json'))
+    if not params:
+        return None, None
+    golden = read_kv(os.path.join(wdir, 'golden.txt'))
+    count_re = re.compile(params.get('count_files') or '.*')
+    variants, maps = {}, {}
+    for name in VARIANT_ORDER:
+        vdir = os.path.join(wdir, name)
+        if not os.path.isdir(vdir):
+            continue
+        v, m = variant_figures(vdir, params, count_re)
+        if v is not None:
+            variants[name] = v
+            maps[name] = m
+    w = {
+        'params': params,
+        'golden': {k: num(x) if num(x) is not None else x for k, x in golden.items()},
+        'variants': variants,
+    }
+    # identical starting layout?
+    befores = [m['before'] for m in maps.values()]
+    w['before_identical'] = all(b == befores[0] for b in befores[1:]) if befores else None
+    w['comparisons'] = compare(variants)
+    return w, maps
+
+
+def compare(variants):
+    c = {}
+    st, off = variants.get('stock'), variants.get('off')
+    if st and off:
+        c['off_matches_stock'] = (st['extents_after'] == off['extents_after'] and
+                                  st['blocks_moved'] == off['blocks_moved'])
+    legacy = off or st
+    for p in ('found', 'offset'):
+        pv = variants.get(p)
+        if pv and legacy:
+            c[p + '_vs_legacy'] = {
+                'extents_after_ratio': ratio(pv['extents_after'], legacy['extents_after']),
+                'blocks_moved_ratio': ratio(pv['blocks_moved'], legacy['blocks_moved']),
+                'read_ios_ratio': ratio(pv['readback'].get('read_ios'),
+                                        legacy['readback'].get('read_ios')),
+                'throughput_ratio': ratio(pv['readback'].get('throughput_mb_s'),
+                                          legacy['readback'].get('throughput_mb_s')),
+                'gc_cpu_ratio': ratio(pv['gc_cpu_seconds'], legacy['gc_cpu_seconds']),
+            }
+            if 'rewrite_seconds' in pv and legacy.get('rewrite_seconds'):
+                c[p + '_vs_legacy']['rewrite_speedup'] = ratio(
+                    legacy['rewrite_seconds'], pv['rewrite_seconds'])
+    ur, of = variants.get('urgent'), variants.get('offset')
+    if ur and of:
+        c['offset_vs_urgent'] = {
+            'extents_after': [of['extents_after'], ur['extents_after']],
+            'blocks_moved': [of['blocks_moved'], ur['blocks_moved']],
+        }
+    return c
+
+
+def fmt(x, nd=None):
+    if x is None:
+        return 'n/a'
+    if isinstance(x, bool):
+        return 'yes' if x else 'no'
+    if isinstance(x, float):
+        if nd is not None:
+            return f'{x:.{nd}f}'
+        return f'{x:g}'
+    return str(x)
+
+
+def fmt_eff(x):
+    return 'n/a' if x is None else f'{100 * x:.0f}%'
+
+
+def markdown(res):
+    L = []
+    h = res['host']
+    L.append('# f2fs_packed benchmark results')
+    L.append('')
+    L.append(f"Run {h.get('started', '?')}, git {h.get('git', '?')}, "
+             f"QUICK={h.get('quick', '?')}, accel {h.get('accel', '?')}, "
+             f"read-back budget {h.get('iops', '?')} IOPS.")
+    any_w = next(iter(res['workloads'].values()), None)
+    if any_w:
+        p = any_w['params']
+        L.append(f"Guest kernel {p.get('kernel')}; f2fs_packed {p.get('f2fs_packed_version')} "
+                 f"(srcversion {p.get('f2fs_packed_srcversion')}); stock f2fs "
+                 f"{p.get('f2fs_stock_module')}; {p.get('f2fs_tools')}; {p.get('fio')}.")
+    L.append('')
+    L.append('Extents: maximal runs contiguous in the file and on disk, summed over the '
+             'counted files (all surviving files; the cold files in w3). Ideals and '
+             'efficiency (achieved reduction / ideal reduction): see the end.')
+    for wname, w in res['workloads'].items():
+        p = w['params']
+        L.append('')
+        L.append(f"## {wname}: {p.get('title')}")
+        L.append('')
+        L.append(f"{p.get('workload_parameters')}; volume {p.get('volume_mib')} MiB, "
+                 f"mkfs.f2fs {p.get('mkfs_options').strip()}, mount {p.get('mount_options')}; "
+                 f"GC: {p.get('gc') if 'w3' not in wname else 'natural (f2fs_balance_fs and the sync GC thread)'}. "
+                 f"Same starting layout for every variant: {fmt(w.get('before_identical'))}.")
+        L.append('')
+        L.append('| variant | extents before | after | change | ideal/section | ideal/global '
+                 '| eff. section | eff. global | blocks moved | GC calls (ok) '
+                 '| secs freed | CPs | peak queued | GC CPU s | read I/Os | avg KiB '
+                 '| read MB/s |')
+        L.append('|' + '---|' * 17)
+        for name, v in w['variants'].items():
+            rb = v['readback']
+            calls = (f"{fmt(v['gc_calls_tool'])} ({fmt(v['gc_successes'])})"
+                     if v['gc_calls_tool'] is not None
+                     else f"{fmt(v['gc_calls_fg'])} fg + {fmt(v['gc_calls_bg'])} bg")
+            secs = v['sections_freed_tool'] if v['sections_freed_tool'] is not None \
+                else v['free_sections_change']
+            L.append(f"| {name} | {v['extents_before']} | {v['extents_after']} | "
+                     f"{fmt(v['extents_change_pct'])}% | {v['ideal_per_section']} | "
+                     f"{v['ideal_global']} | {fmt_eff(v['efficiency_per_section'])} | "
+                     f"{fmt_eff(v['efficiency_global'])} | {fmt(v['blocks_moved'])} | "
+                     f"{calls} | {fmt(secs)} | {fmt(v['checkpoints'])} | "
+                     f"{fmt(v['peak_queued'])} | {fmt(v['gc_cpu_seconds'])} | "
+                     f"{fmt(rb.get('read_ios'))} | {fmt(rb.get('avg_request_kib'))} | "
+                     f"{fmt(rb.get('throughput_mb_s'))} |")
+        extra = []
+        for name, v in w['variants'].items():
+            if 'rewrite_seconds' in v:
+                extra.append(f"| {name} | {v['rewrite_iterations']} | {fmt(v['rewrite_seconds'], 1)} | "
+                             f"{fmt(v['rewrite_iterations_per_minute'])} | {fmt(v['rewrite_mib_per_second'])} | "
+                             f"{fmt(v['writer_cpu_seconds'])} | {fmt(v['gc_cpu_seconds'])} | "
+                             f"{fmt(v['blocks_moved'])} | {fmt(v['gc_calls_fg'])} |")
+        if extra:
+            L.append('')
+            L.append('| variant | hot rewrites | seconds | rewrites/min | MiB/s | writer CPU s '
+                     '| GC thread CPU s | move_blks | FG GC calls |')
+            L.append('|' + '---|' * 9)
+            L.extend(extra)
+        if wname.startswith('w4'):
+            L.append('')
+            L.append('| variant | sync GC calls | successes | seg_freed | sec_freed |')
+            L.append('|---|---|---|---|---|')
+            for name, v in w['variants'].items():
+                L.append(f"| {name} | {fmt(v['gc_calls_tool'])} | {fmt(v['gc_successes'])} | "
+                         f"{fmt(v['seg_freed'])} | {fmt(v['sec_freed'])} |")
+        c = w['comparisons']
+        notes = []
+        if 'off_matches_stock' in c:
+            notes.append(f"packing off matches stock (extents after and blocks moved): "
+                         f"{fmt(c['off_matches_stock'])}")
+        for p in ('found', 'offset'):
+            k = p + '_vs_legacy'
+            if k in c:
+                r = c[k]
+                s = (f"{p} vs legacy (packing off): extents after x{fmt(r['extents_after_ratio'])}, "
+                     f"blocks moved x{fmt(r['blocks_moved_ratio'])}, read I/Os "
+                     f"x{fmt(r['read_ios_ratio'])}, read throughput x{fmt(r['throughput_ratio'])}, "
+                     f"GC CPU x{fmt(r['gc_cpu_ratio'])}")
+                if 'rewrite_speedup' in r:
+                    s += f", hot rewrites x{fmt(r['rewrite_speedup'])} faster"
+                notes.append(s)
+        if 'offset_vs_urgent' in c:
+            r = c['offset_vs_urgent']
+            notes.append(f"offset packing vs stock gc_urgent layout: extents after "
+                         f"{r['extents_after'][0]} vs {r['extents_after'][1]}, blocks moved "
+                         f"{fmt(r['blocks_moved'][0])} vs {fmt(r['blocks_moved'][1])}")
+        bad = [n for n, v in w['variants'].items() if not v['data_intact']]
+        if bad:
+            notes.append('DATA CHANGED BY GC in: ' + ', '.join(bad))
+        if notes:
+            L.append('')
+            L.extend('- ' + n for n in notes)
+    L.append('')
+    L.append('## Against the seed')
+    L.append('')
+    L.append('| workload | seed legacy | seed packed | ours legacy (off) | ours packed (offset) |')
+    L.append('|---|---|---|---|---|')
+    for wname, s in SEED.items():
+        w = res['workloads'].get(wname)
+        if not w:
+            continue
+        off = w['variants'].get('off') or w['variants'].get('stock')
+        on = w['variants'].get('offset')
+
+        def ext(v):
+            if not v:
+                return 'n/a'
+            return f"{v['extents_before']} -> {v['extents_after']} ({fmt(v['extents_change_pct'])}%)"
+        if 'legacy' in s:
+            sl = f"{s['legacy'][0]} -> {s['legacy'][1]}"
+            sp = f"{s['packed'][0]} -> {s['packed'][1]} ({pct(s['packed'][1], s['packed'][0])}%)"
+            ours_l, ours_p = ext(off), ext(on)
+            if 'move_blks' in s:
+                sl += f", move_blks {s['move_blks']['legacy']}"
+                sp += f", move_blks {s['move_blks']['packed']}, {s['rewrite_gain']}"
+                if off and on:
+                    ours_l += f", move_blks {fmt(off['blocks_moved'])}"
+                    ours_p += (f", move_blks {fmt(on['blocks_moved'])}, rewrites "
+                               f"x{fmt(ratio(off.get('rewrite_seconds'), on.get('rewrite_seconds')))} faster")
+            L.append(f"| {wname} | {sl} | {sp} | {ours_l} | {ours_p} |")
+        else:
+            seedv = f"seg_freed {s['seg_freed']}, sec_freed {s['sec_freed']}, {s['successes']} successes"
+
+            def sf(v):
+                if not v:
+                    return 'n/a'
+                return (f"seg_freed {fmt(v['seg_freed'])}, sec_freed {fmt(v['sec_freed'])}, "
+                        f"{fmt(v['gc_successes'])} successes")
+            L.append(f"| {wname} | {seedv} | {seedv} | {sf(off)} | {sf(on)} |")
+    L.append('')
+    L.append("The seed's extents-before figures equal files x blocks of the brief's file "
+             "counts (64 x 1024, 128 x 64), i.e. they count as many files as were written; "
+             "we delete half the files before GC and count the survivors, so our before "
+             "figures are half the seed's; compare the percentages.")
+    L.append('')
+    L.append('## Definitions')
+    L.append('')
+    for k, d in res['definitions'].items():
+        L.append(f'- **{k}**: {d}')
+    L.append('')
+    return '\n'.join(L)
+
+
+DEFINITIONS = {
+    'extents': 'maximal runs of blocks contiguous both in file offset and on disk (from '
+               'filefrag -v), summed over the counted files; filefrag\'s own counts are '
+               'in results.json (filefrag_extents_*).',
+    'migrated block': 'a block of a counted file whose disk address differs after GC; its '
+                      'victim section is the section it was in before GC.',
+    'per-section ideal': 'the fewest extents any placement could give when each victim '
+                         'section is migrated on its own: the blocks a file had in one victim '
+                         'section form one run in file order, runs from different sections '
+                         'never join, unmoved blocks stay put. Counted as the maximal ranges '
+                         'of file offsets whose blocks either all stayed and are physically '
+                         'contiguous, or all left the same victim section.',
+    'global ideal': 'one run per maximal range of consecutive migrated blocks of a file, '
+                    'wherever they came from (the layout a GC that saw all victims at once, '
+                    'or writeback after background GC, could reach).',
+    'efficiency': 'achieved reduction / ideal reduction = (before - after) / (before - ideal).',
+    'blocks moved': 'growth of moved_blocks_foreground + moved_blocks_background (sysfs), '
+                    'all blocks GC moved, data and node.',
+    'GC calls': 'ioctl calls made by f2fs-gc (successes in brackets); for the rewrite '
+                'workload and gc_urgent, growth of gc_foreground_calls / gc_background_calls.',
+    'secs freed': 'free sections after GC - before (f2fs-gc, or debugfs Free for '
+                  'background and natural GC); seg_freed / sec_freed in results.json are '
+                  'sums over the f2fs_gc_end trace events.',
+    'CPs': 'checkpoints during GC: growth of cp_foreground_calls + cp_background_calls.',
+    'skipped_gc_rwsem': 'not reported: Linux 6.1 keeps it per f2fs_gc() call only (no '
+                        'sysfs, debugfs or trace field); null in results.json.',
+    'peak queued': 'gc_pack_peak_queued: the most packing records held at once.',
+    'GC CPU s': 'user + sys time of the f2fs-gc process (the ioctl runs in its context); '
+                'for gc_urgent and the rewrite workload, CPU time of the GC kthread '
+                '(foreground GC in the writers\' f2fs_balance_fs() counts in writer CPU).',
+    'read-back': 'after GC, the volume is copied to a disk throttled by QEMU to a fixed '
+                 'IOPS budget (throttling.iops-total) and every counted-or-not file read once '
+                 'with bench/readback.fio (1 MiB O_DIRECT, sequential); read I/Os and average '
+                 'request size from /sys/block/<dev>/stat, throughput from fio.',
+}
+
+
+def plots(res, allmaps, outdir):
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import ListedColormap
+    import colorsys
+
+    made = []
+    wl = [(n, w) for n, w in res['workloads'].items() if w['variants']]
+    if not wl:
+        return made
+    # extents before/after per variant and workload
+    fig, axes = plt.subplots(1, len(wl), figsize=(4.2 * len(wl), 4.2), squeeze=False)
+    for ax, (wname, w) in zip(axes[0], wl):
+        names = list(w['variants'])
+        xs = range(len(names))
+        bef = [w['variants'][n]['extents_before'] for n in names]
+        aft = [w['variants'][n]['extents_after'] for n in names]
+        ax.bar([x - 0.2 for x in xs], bef, 0.4, label='before GC', color='#bbbbbb')
+        ax.bar([x + 0.2 for x in xs], aft, 0.4, label='after GC', color='#1f77b4')
+        ref = w['variants'].get('offset') or w['variants'].get('off') or w['variants'][names[0]]
+        ax.axhline(ref['ideal_per_section'], color='#d62728', ls='--', lw=1,
+                   label='per-section ideal')
+        ax.axhline(ref['ideal_global'], color='#2ca02c', ls=':', lw=1.5, label='global ideal')
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels(names, rotation=30)
+        ax.set_yscale('log')
+        ax.set_ylim(bottom=max(0.5, min(aft + [ref['ideal_global']]) / 3))
+        ax.set_title(wname, fontsize=10)
+        ax.set_ylabel('extents (counted files)')
+    axes[0][0].legend(fontsize=7, loc='lower left')
+    fig.suptitle('Extents before and after GC')
+    fig.tight_layout()
+    p = os.path.join(outdir, 'extents.png')
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    made.append('extents.png')
+
+    # read-back I/Os
+    fig, axes = plt.subplots(1, len(wl), figsize=(4.2 * len(wl), 3.8), squeeze=False)
+    for ax, (wname, w) in zip(axes[0], wl):
+        names = list(w['variants'])
+        ios = [w['variants'][n]['readback'].get('read_ios') or 0 for n in names]
+        ax.bar(names, ios, color='#ff7f0e')
+        ax.set_title(wname, fontsize=10)
+        ax.set_ylabel('read I/Os for one sequential pass')
+        ax.tick_params(axis='x', rotation=30)
+    fig.suptitle(f"Read-back after GC (disk throttled to {res['host'].get('iops')} IOPS)")
+    fig.tight_layout()
+    fig.savefig(os.path.join(outdir, 'readback.png'), dpi=110)
+    plt.close(fig)
+    made.append('readback.png')
+
+    # layout maps
+    def colours(n):
+        out = []
+        for i in range(n):
+            h = (i * 0.618033988749895) % 1.0
+            out.append(colorsys.hsv_to_rgb(h, 0.75, 0.9 if i % 2 else 0.7))
+        return out
+
+    for wname, w in wl:
+        maps = allmaps.get(wname, {})
+        legacy = 'off' if 'off' in maps else ('stock' if 'stock' in maps else None)
+        if legacy is None or not w['variants'][legacy]['blocks_migrated_counted_files']:
+            continue
+        p = w['params']
+        bps = 512 * p['segs_per_sec']
+        main = p['main_blkaddr']
+        before = maps[legacy]['before']
+        names = sorted(before, key=lambda n: [int(x) if x.isdigit() else x
+                                              for x in re.split(r'(\d+)', n)])
+        index = {n: i for i, n in enumerate(names)}
+
+        def owners(fmap):
+            own = {}
+            for n, blocks in fmap.items():
+                for l, ph in enumerate(blocks):
+                    if ph is not None:
+                        own[ph] = (index.get(n, -1), n, l)
+            return own
+
+        own_b = owners(before)
+        # the victim section: the most blocks migrated out of it by legacy GC
+        after_l = maps[legacy]['after']
+        vic = Counter()
+        for n, b in before.items():
+            a = after_l.get(n, [])
+            for l, pb in enumerate(b):
+                if pb is not None and l < len(a) and a[l] is not None and a[l] != pb:
+                    vic[(pb - main) // bps] += 1
+        if not vic:
+            continue
+        victim = vic.most_common(1)[0][0]
+        width = 1
+        while width * width < bps:
+            width *= 2
+        rows = (bps + width - 1) // width
+
+        def grid(own, sec):
+            import numpy as np
+            g = np.full(rows * width, -1.0)
+            base = main + sec * bps
+            for k in range(bps):
+                o = own.get(base + k)
+                if o is not None:
+                    g[k] = o[0]
+            return np.ma.masked_less(g.reshape(rows, width), 0)
+
+        panels = [(f'before GC: victim section {victim}', grid(own_b, victim))]
+        for vname in ('stock', 'off', 'found', 'offset', 'urgent'):
+            if vname not in maps:
+                continue
+            b, a = maps[vname]['before'], maps[vname]['after']
+            dest = Counter()
+            for n, blocks in b.items():
+                aa = a.get(n, [])
+                for l, pb in enumerate(blocks):
+                    if pb is None or (pb - main) // bps != victim:
+                        continue
+                    if l < len(aa) and aa[l] is not None and aa[l] != pb:
+                        dest[(aa[l] - main) // bps] += 1
+            if not dest:
+                continue
+            dsec = dest.most_common(1)[0][0]
+            panels.append((f'after, {vname}: section {dsec}', grid(owners(a), dsec)))
+        cmap = ListedColormap(colours(max(len(names), 1)))
+        cmap.set_bad('white')
+        fig, axes = plt.subplots(1, len(panels), figsize=(3.3 * len(panels), 3.8),
+                                 squeeze=False)
+        for ax, (title, g) in zip(axes[0], panels):
+            ax.imshow(g, cmap=cmap, vmin=0, vmax=max(len(names) - 1, 1),
+                      interpolation='nearest', aspect='auto')
+            ax.set_title(title, fontsize=8)
+            ax.set_xticks([])
+            ax.set_yticks([])
+        fig.suptitle(f'{wname}: block -> owning file (colour; white = free or invalid), '
+                     f'{bps} blocks per section, {width} per row', fontsize=9)
+        fig.tight_layout()
+        fn = f'layout-{wname}.png'
+        fig.savefig(os.path.join(outdir, fn), dpi=110)
+        plt.close(fig)
+        made.append(fn)
+    return made
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit('usage: bench/report.py RESULTS_DIR')
+    top = sys.argv[1]
+    raw = os.path.join(top, 'raw')
+    host = read_kv(os.path.join(raw, 'host.txt'))
+    status = {}
+    for line in open(os.path.join(raw, 'workloads.txt')) if os.path.exists(
+            os.path.join(raw, 'workloads.txt')) else []:
+        parts = line.split()
+        if len(parts) == 3:
+            status[parts[0]] = {'vm_status': int(parts[1]), 'seconds': int(parts[2])}
+    res = {
+        'format': 1,
+        'host': {k: num(v) if num(v) is not None else v for k, v in host.items()},
+        'workloads': {},
+        'seed': SEED,
+        'definitions': DEFINITIONS,
+    }
+    allmaps = {}
+    for wname in sorted(os.listdir(raw)):
+        wdir = os.path.join(raw, wname)
+        if not os.path.isdir(wdir):
+            continue
+        w, maps = analyse_workload(wdir)
+        if w is None:
+            res['workloads'][wname] = {'params': {}, 'variants': {}, 'error': 'no results',
+                                       **status.get(wname, {})}
+            continue
+        w.update(status.get(wname, {}))
+        res['workloads'][wname] = w
+        allmaps[wname] = maps
+    res['workloads'] = {k: v for k, v in res['workloads'].items() if v.get('variants')}
+    res['plots'] = plots(res, allmaps, top)
+    with open(os.path.join(top, 'results.json'), 'w') as f:
+        json.dump(res, f, indent=1, sort_keys=False)
+        f.write('\n')
+    with open(os.path.join(top, 'results.md'), 'w') as f:
+        f.write(markdown(res))
+    print(os.path.join(top, 'results.md'))
+
+
+if __name__ == '__main__':
+    main()
