@@ -208,7 +208,7 @@ zoned_packing_run() {
 	local counts main bps secvalid
 	shift 5
 
-	mkfs_f2fs "$@"
+	mkfs.f2fs -q -f "$@" >/dev/null || { fail "mkfs.f2fs $*"; finish; }
 	mount_fs f2fs_packed "$mdev" "$mnt" "gc_packing=$packing,background_gc=off"
 	[ "${ZONED_FILL_MB:-0}" -eq 0 ] || in_order "$mnt/fill" "$ZONED_FILL_MB" 1024
 	interleave_buffered "$mnt/d" "$nfiles" 1024
@@ -279,4 +279,27 @@ zoned_packing_checks() {
 			test "$empty" -ge 1
 	done
 	check "no I/O or zone errors in dmesg" zoned_dmesg_clean
+}
+
+# fsck_report DEV: fsck.f2fs's verdict lines ("[FSCK] ...") for DEV, checked
+# without repairing anything.
+fsck_report() {
+	fsck.f2fs --dry-run "$1" 2>&1 | grep '^\[FSCK\]'
+}
+
+# cp_free_segments DEV: free_segment_count of DEV's current checkpoint.
+cp_free_segments() {
+	fsck.f2fs -d 1 --dry-run "$1" 2>/dev/null |
+		sed -n 's/^free_segment_count[[:space:]]*\[0x *[0-9a-f]* : \([0-9]*\)\]/\1/p' |
+		head -1
+}
+
+# fsck_free_segments DEV: the free segments fsck.f2fs counts itself (the
+# value on its "free segment_count matched with CP" line).
+fsck_free_segments() {
+	local hex
+
+	hex=$(fsck_report "$1" |
+		sed -n 's/.*free segment_count matched with CP.*\[0x\([0-9a-f]*\)\]$/\1/p')
+	echo $((16#$hex))
 }
