@@ -480,7 +480,7 @@ def markdown(res):
         L.append('')
         L.append(f"{p.get('workload_parameters')}; volume {p.get('volume_mib')} MiB, "
                  f"mkfs.f2fs {p.get('mkfs_options').strip()}, mount {p.get('mount_options')}; "
-                 f"GC: {p.get('gc') if 'w3' not in wname else 'natural (f2fs_balance_fs and the sync GC thread)'}. "
+                 f"GC: {p.get('gc')}. "
                  f"Same starting layout for every variant: {fmt(w.get('before_identical'))}.")
         L.append('')
         L.append('| variant | extents before | after | change | ideal/section | ideal/global '

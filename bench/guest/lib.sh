@@ -26,7 +26,7 @@
 
 for arg in "$@"; do
 	case $arg in
-	QUICK=* | IOPS=* | OUT=* | VARIANTS=*) export "${arg?}" ;;
+	QUICK=* | FULL=* | IOPS=* | OUT=* | VARIANTS=*) export "${arg?}" ;;
 	esac
 done
 
@@ -46,9 +46,16 @@ progress() {
 	echo "BENCH: $W_NAME: $*"
 }
 
-# quick A B: A for the default run, B for QUICK=1.
+# quick A B [C]: A for the default run, B for QUICK=1, C (else A) for
+# FULL=1, the brief's full scale where the default is scaled for TCG.
 quick() {
-	if [ "$QUICK" = 1 ]; then echo "$2"; else echo "$1"; fi
+	if [ "$QUICK" = 1 ]; then
+		echo "$2"
+	elif [ "${FULL:-0}" = 1 ] && [ $# -ge 3 ]; then
+		echo "$3"
+	else
+		echo "$1"
+	fi
 }
 
 # The volume size in MiB, from the workload script's "# size: A B" line
@@ -137,9 +144,16 @@ write_workload() {
 	umount $MNT
 }
 
-copy_volume() {	# FROM TO
+# copy_volume FROM TO: the volume's bytes. When TO can be discarded (the
+# VM's disks are sparse files, discard=unmap: they then read as zeros),
+# only the non-zero 4 MiB blocks are written.
+copy_volume() {
+	local sparse=
+	if blkdiscard -l $(($(volume_mib) * 1048576)) "$2" 2>/dev/null; then
+		sparse=conv=sparse
+	fi
 	dd if="$1" of="$2" bs=4M count=$(($(volume_mib) / 4)) \
-		iflag=direct oflag=direct status=none ||
+		iflag=direct oflag=direct $sparse status=none ||
 		die_bench "dd $1 -> $2 failed"
 }
 
@@ -220,6 +234,14 @@ cpu_seconds() {	# PID
 	[ -n "$1" ] && [ -r "/proc/$1/stat" ] || { echo 0; return; }
 	awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' \
 		"/proc/$1/stat"
+}
+
+gc_what() {
+	if [ -n "${W_GC_CALLS:-}" ]; then
+		echo "x $W_GC_CALLS calls"
+	else
+		echo "until idle (f2fs-gc -i 3 -c 400)"
+	fi
 }
 
 # gc_sync D: sync foreground GC through the ioctl until idle (f2fs-gc), or
@@ -359,7 +381,7 @@ run_variant() {
 	elif declare -F w_run > /dev/null; then
 		w_run "$d" "$sys"
 	else
-		progress "$v: sync GC ioctl ${W_GC_CALLS:+x $W_GC_CALLS}${W_GC_CALLS:-until idle}"
+		progress "$v: sync GC ioctl $(gc_what)"
 		gc_sync "$d"
 		# what gc_urgent aims at
 		: "${SYNC_FREE_SECS:=$(json_field "$(cat "$d/gc.json")" free_sections_after)}"
@@ -383,7 +405,13 @@ run_variant() {
 
 	progress "$v: read-back"
 	readback "$d" "$fs"
-	progress "$v: done ($(awk '$1 == "gc_wall_seconds" { print "GC " $2 " s" }' "$d/run.txt"))"
+	progress "$v: done ($(awk '$1 == "gc_wall_seconds" { print "GC " $2 " s" }
+		$1 == "rewrite_seconds" { print "rewrites " $2 " s" }' "$d/run.txt"))"
+}
+
+json_escape() {
+	local s=${1//\\/\\\\}
+	echo "${s//\"/\\\"}"
 }
 
 params_json() {
@@ -394,12 +422,13 @@ params_json() {
   "workload": "$W_NAME",
   "title": "$W_TITLE",
   "quick": $QUICK,
+  "full": ${FULL:-0},
   "volume_mib": $(volume_mib),
   "mkfs_options": "$W_MKFS ${MKFS_EXTRA:-}",
   "mount_options": "$W_MOUNT",
   "workload_parameters": "$W_PARAMS",
-  "count_files": "${W_COUNT:-.*}",
-  "gc": "${W_GC_CALLS:+$W_GC_CALLS sync GC ioctl calls}${W_GC_CALLS:-sync GC ioctl until idle (f2fs-gc -i 3 -c 400)}",
+  "count_files": "$(json_escape "${W_COUNT:-.*}")",
+  "gc": "${W_GC_DESC:-sync GC ioctl $(gc_what)}",
   "variants": "$VARIANTS",
   "golden_copy": $([ -n "$GOLDEN_DEV" ] && echo true || echo false),
   "readback_throttled_iops": ${IOPS:-null},
