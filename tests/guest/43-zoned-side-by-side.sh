@@ -41,7 +41,9 @@ for v in $vols; do
 	zoned_nullb "dev[$v]" "z$v" 64 8 6 4
 	mkfs_f2fs "${dev[$v]}" -m
 done
-log "after mkfs.f2fs: checkpoint $(cp_free_segments "${dev[on]}") free segments, fsck.f2fs counts $(fsck_free_segments "${dev[on]}")"
+# (mkfs.f2fs 1.15 also counts the segments of zone 0, before the
+# metadata, as free: fsck.f2fs finds fewer than its checkpoint says.)
+log "after mkfs.f2fs, fsck.f2fs counts $(fsck_extra_free "$(fsck_dry "${dev[on]}")") free segment(s) more than the checkpoint"
 for v in $vols; do
 	mount_fs "${type[$v]}" "${dev[$v]}" "/mnt/$v" "${opts[$v]}"
 done
@@ -80,8 +82,9 @@ done
 conv_secs=$((4 - $(f2fs_sb_u32 "${dev[stock]}" 92) / 2048))
 declare -A delta
 for v in $vols; do
-	report[$v]=$(fsck_report "${dev[$v]}")
-	delta[$v]=$(($(fsck_free_segments "${dev[$v]}") - $(cp_free_segments "${dev[$v]}")))
+	out=$(fsck_dry "${dev[$v]}")
+	report[$v]=$(fsck_verdicts "$out")
+	delta[$v]=$(fsck_extra_free "$out")
 	log "$v: fsck.f2fs: $(echo "${report[$v]}" | grep -c 'Ok\.\.') ok, failing: $(echo "${report[$v]}" | grep Fail | tr -s ' '); it counts ${delta[$v]} free segment(s) more than the checkpoint"
 	check "$v: fsck.f2fs fails nothing but the free segment count" \
 		test "$(echo "${report[$v]}" | grep Fail | grep -vc 'free segment_count matched with CP')" -eq 0
