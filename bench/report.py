@@ -42,9 +42,10 @@ VARIANT_LABEL = {
     'off': 'f2fs_packed, packing off',
     'found': 'packing on, found order',
     'offset': 'packing on, offset order',
+    'offset-wide': 'packing on, offset order, queue of a section',
     'urgent': 'stock gc_urgent BG GC (reference)',
 }
-VARIANT_ORDER = ['stock', 'off', 'found', 'offset', 'urgent']
+VARIANT_ORDER = ['stock', 'off', 'found', 'offset', 'offset-wide', 'urgent']
 
 # The seed's figures (patch v2 cover letter, stock 6.1 measurements in
 # issue 4), for the comparison table.
@@ -328,6 +329,8 @@ def variant_figures(vdir, params, count_re):
         'trace_gc_end_events': tr['events'] if tr else None,
         'seg_freed': tr['seg_freed'] if tr else None,
         'sec_freed': tr['sec_freed'] if tr else None,
+        'blocks_moved_per_sec_freed': round(moved / tr['sec_freed'], 1)
+        if moved is not None and tr and tr['sec_freed'] else None,
         'checkpoints': None if cp is None else cp + (cp_bg or 0),
         'checkpoints_debugfs': (da['cp_calls'] - db['cp_calls'])
         if 'cp_calls' in da and 'cp_calls' in db else None,
@@ -415,7 +418,7 @@ def compare(variants):
         c['off_matches_stock'] = (st['extents_after'] == off['extents_after'] and
                                   st['blocks_moved'] == off['blocks_moved'])
     legacy = off or st
-    for p in ('found', 'offset'):
+    for p in ('found', 'offset', 'offset-wide'):
         pv = variants.get(p)
         if pv and legacy:
             c[p + '_vs_legacy'] = {
@@ -452,7 +455,7 @@ def fmt(x, nd=None):
 
 
 def fmt_eff(x):
-    return 'n/a' if x is None else f'{100 * x:.0f}%'
+    return 'n/a' if x is None else f'{100 * x:.1f}%'
 
 
 def markdown(res):
@@ -481,7 +484,9 @@ def markdown(res):
         L.append(f"{p.get('workload_parameters')}; volume {p.get('volume_mib')} MiB, "
                  f"mkfs.f2fs {p.get('mkfs_options').strip()}, mount {p.get('mount_options')}; "
                  f"GC: {p.get('gc')}. "
-                 f"Same starting layout for every variant: {fmt(w.get('before_identical'))}.")
+                 f"Same starting layout for every variant: {fmt(w.get('before_identical'))}. "
+                 f"VM run {fmt(w.get('seconds'))} s (golden volume written in "
+                 f"{fmt(w['golden'].get('write_seconds'))} s).")
         L.append('')
         L.append('| variant | extents before | after | change | ideal/section | ideal/global '
                  '| eff. section | eff. global | blocks moved | GC calls (ok) '
@@ -493,8 +498,12 @@ def markdown(res):
             calls = (f"{fmt(v['gc_calls_tool'])} ({fmt(v['gc_successes'])})"
                      if v['gc_calls_tool'] is not None
                      else f"{fmt(v['gc_calls_fg'])} fg + {fmt(v['gc_calls_bg'])} bg")
-            secs = v['sections_freed_tool'] if v['sections_freed_tool'] is not None \
-                else v['free_sections_change']
+            if v['sections_freed_tool'] is not None:
+                secs = v['sections_freed_tool']
+            elif 'rewrite_seconds' in v:
+                secs = v['sec_freed']
+            else:
+                secs = v['free_sections_change']
             L.append(f"| {name} | {v['extents_before']} | {v['extents_after']} | "
                      f"{fmt(v['extents_change_pct'])}% | {v['ideal_per_section']} | "
                      f"{v['ideal_global']} | {fmt_eff(v['efficiency_per_section'])} | "
@@ -509,12 +518,15 @@ def markdown(res):
                 extra.append(f"| {name} | {v['rewrite_iterations']} | {fmt(v['rewrite_seconds'], 1)} | "
                              f"{fmt(v['rewrite_iterations_per_minute'])} | {fmt(v['rewrite_mib_per_second'])} | "
                              f"{fmt(v['writer_cpu_seconds'])} | {fmt(v['gc_cpu_seconds'])} | "
-                             f"{fmt(v['blocks_moved'])} | {fmt(v['gc_calls_fg'])} |")
+                             f"{fmt(v['blocks_moved'])} | {fmt(v['gc_calls_fg'])} | "
+                             f"{fmt(v['sec_freed'])} | {fmt(v['seg_freed'])} | "
+                             f"{fmt(v['blocks_moved_per_sec_freed'])} |")
         if extra:
             L.append('')
             L.append('| variant | hot rewrites | seconds | rewrites/min | MiB/s | writer CPU s '
-                     '| GC thread CPU s | move_blks | FG GC calls |')
-            L.append('|' + '---|' * 9)
+                     '| GC thread CPU s | move_blks | FG GC calls | sec_freed | seg_freed '
+                     '| moved per freed section |')
+            L.append('|' + '---|' * 12)
             L.extend(extra)
         if wname.startswith('w4'):
             L.append('')
@@ -528,7 +540,7 @@ def markdown(res):
         if 'off_matches_stock' in c:
             notes.append(f"packing off matches stock (extents after and blocks moved): "
                          f"{fmt(c['off_matches_stock'])}")
-        for p in ('found', 'offset'):
+        for p in ('found', 'offset', 'offset-wide'):
             k = p + '_vs_legacy'
             if k in c:
                 r = c[k]
@@ -544,6 +556,18 @@ def markdown(res):
             notes.append(f"offset packing vs stock gc_urgent layout: extents after "
                          f"{r['extents_after'][0]} vs {r['extents_after'][1]}, blocks moved "
                          f"{fmt(r['blocks_moved'][0])} vs {fmt(r['blocks_moved'][1])}")
+        for n, v in w['variants'].items():
+            if v.get('pack_early_drains'):
+                notes.append(
+                    f"{n}: {v['pack_early_drains']} early drains over {v.get('pack_sections')} "
+                    f"packed sections (gc_pack_early_drains, gc_pack_max_blocks="
+                    f"{v.get('gc_pack_max_blocks')}): the queue filled before a victim section "
+                    f"had been scanned in full, so each pack pass saw only part of the section "
+                    f"and a file's blocks of one section land in one run per pass; this is "
+                    f"what keeps it from the per-section ideal")
+            if v.get('pack_alloc_fallbacks') or v.get('pack_dropped'):
+                notes.append(f"{n}: {v.get('pack_alloc_fallbacks')} alloc fallbacks, "
+                             f"{v.get('pack_dropped')} dropped records (migrated unpacked)")
         bad = [n for n, v in w['variants'].items() if not v['data_intact']]
         if bad:
             notes.append('DATA CHANGED BY GC in: ' + ', '.join(bad))
@@ -748,7 +772,7 @@ def plots(res, allmaps, outdir):
             return np.ma.masked_less(g.reshape(rows, width), 0)
 
         panels = [(f'before GC: victim section {victim}', grid(own_b, victim))]
-        for vname in ('stock', 'off', 'found', 'offset', 'urgent'):
+        for vname in VARIANT_ORDER:
             if vname not in maps:
                 continue
             b, a = maps[vname]['before'], maps[vname]['after']

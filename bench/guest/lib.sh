@@ -105,7 +105,7 @@ variant_fs() {
 variant_opts() {
 	case $1 in
 	off) echo "$W_MOUNT,gc_packing=off" ;;
-	found | offset) echo "$W_MOUNT,gc_packing=on" ;;
+	found | offset | offset-wide) echo "$W_MOUNT,gc_packing=on" ;;
 	*) echo "$W_MOUNT" ;;
 	esac
 }
@@ -113,7 +113,15 @@ variant_opts() {
 variant_order() {
 	case $1 in
 	found) echo 0 ;;
-	offset) echo 1 ;;
+	offset | offset-wide) echo 1 ;;
+	esac
+}
+
+# offset-wide: a packing queue as large as a section, so that no early
+# drain splits a section's pack pass (the default cap is 4096 records).
+variant_max_blocks() {
+	case $1 in
+	offset-wide) echo $((SEGS_PER_SEC * 512)) ;;
 	esac
 }
 
@@ -345,10 +353,11 @@ readback() {	# D FS
 
 # Everything about one variant, in $OUT/<variant>/.
 run_variant() {
-	local v=$1 d=$OUT/$1 fs opts order dev sys t0
+	local v=$1 d=$OUT/$1 fs opts order maxb dev sys t0
 	fs=$(variant_fs "$v")
 	opts=$(variant_opts "$v")
 	order=$(variant_order "$v")
+	maxb=$(variant_max_blocks "$v")
 	dev=$(devname "$WORK_DEV")
 	sys=/sys/fs/$fs/$dev
 	rm -rf "$d"
@@ -358,6 +367,7 @@ run_variant() {
 		echo "fs $fs"
 		echo "mount_options $opts"
 		echo "gc_pack_order ${order:--}"
+		echo "gc_pack_max_blocks ${maxb:--}"
 	} > "$d/run.txt"
 
 	progress "$v: fresh volume"
@@ -366,6 +376,7 @@ run_variant() {
 	echo "fresh_seconds $(elapsed_since "$t0")" >> "$d/run.txt"
 	mount -t "$fs" -o "$opts" "$WORK_DEV" $MNT || die_bench "mount -t $fs -o $opts"
 	[ -z "$order" ] || echo "$order" > "$sys/gc_pack_order"
+	[ -z "$maxb" ] || echo "$maxb" > "$sys/gc_pack_max_blocks"
 	grep " $MNT " /proc/mounts >> "$d/run.txt"
 	frag_map "$MNT/$W_DIR" "$d/before.frag"
 	snap_sysfs "$sys" "$d/sysfs.before"

@@ -14,7 +14,7 @@ W_FILES=64
 W_KIB=$(quick 2048 256 4096)
 W_BS=4k
 W_MOUNT=background_gc=off
-W_VARIANTS="stock off found offset urgent"
+W_VARIANTS=$(quick "stock off found offset offset-wide urgent" "stock off found offset urgent")
 W_TITLE="large section (mkfs $W_MKFS), $W_FILES x $W_KIB KiB block-interleaved, half deleted"
 W_PARAMS="$W_FILES files x $W_KIB KiB, round-robin $W_BS O_DIRECT writes, even files deleted"
 

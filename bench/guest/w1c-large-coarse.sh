@@ -13,7 +13,7 @@ W_FILES=64
 W_KIB=$(quick 2048 256 4096)
 W_BS=$((W_KIB / 4))k
 W_MOUNT=background_gc=off
-W_VARIANTS="stock off found offset urgent"
+W_VARIANTS=$(quick "stock off found offset offset-wide urgent" "stock off found offset urgent")
 W_TITLE="large section (mkfs $W_MKFS), $W_FILES x $W_KIB KiB in 4 coarse cycles, half deleted"
 W_PARAMS="$W_FILES files x $W_KIB KiB, round-robin $W_BS O_DIRECT writes (4 cycles), even files deleted"
 
