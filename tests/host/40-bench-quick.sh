@@ -27,7 +27,6 @@ QUICK=1 RESULTS=$res bench/run > "$out/bench.log" 2>&1 || rc=$?
 secs=$(($(date +%s) - start))
 sed 's/^/# /' "$out/bench.log"
 must "QUICK=1 bench/run succeeds (status $rc, ${secs}s)" test $rc -eq 0
-check "QUICK=1 takes minutes, not more (${secs}s < 900s)" test "$secs" -lt 900
 check "a progress line per step (fresh volume, GC, read-back per variant)" \
 	test "$(grep -cE '\] \[[0-9]/[0-9]\] w[0-9a-z-]+: [a-z]+: (fresh volume|sync GC|gc_urgent|read-back)' "$out/bench.log")" -ge 30
 
