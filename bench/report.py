@@ -361,6 +361,10 @@ def variant_figures(vdir, params, count_re):
         v['rewrite_iteration_seconds'] = [num(x[1]) for x in
                                           read_lines_kv(os.path.join(vdir, 'run.txt'), 'iteration')]
         v['writer_cpu_seconds'] = num(run.get('writer_cpu_seconds'))
+        # what the device had to write per block the application wrote
+        hot_blocks = it * per // 4096 if it and per else None
+        v['write_amplification'] = round((hot_blocks + moved) / hot_blocks, 3) \
+            if hot_blocks and moved is not None else None
     # read-back
     s0 = stat_fields(os.path.join(vdir, 'diskstat.before'))
     s1 = stat_fields(os.path.join(vdir, 'diskstat.after'))
@@ -476,6 +480,12 @@ def markdown(res):
     L.append('Extents: maximal runs contiguous in the file and on disk, summed over the '
              'counted files (all surviving files; the cold files in w3). Ideals and '
              'efficiency (achieved reduction / ideal reduction): see the end.')
+    L.append('')
+    L.append('Counts (extents, blocks moved, GC calls, sections, read I/Os) are exact and '
+             'repeat from run to run. Times (GC CPU, rewrite seconds, read MB/s) are '
+             'measured in a TCG guest on a shared host: the guest clock runs on while '
+             'QEMU waits for a host CPU, so they carry the host\'s load; compare them '
+             'within a run and with care.')
     for wname, w in res['workloads'].items():
         p = w['params']
         L.append('')
@@ -520,13 +530,14 @@ def markdown(res):
                              f"{fmt(v['writer_cpu_seconds'])} | {fmt(v['gc_cpu_seconds'])} | "
                              f"{fmt(v['blocks_moved'])} | {fmt(v['gc_calls_fg'])} | "
                              f"{fmt(v['sec_freed'])} | {fmt(v['seg_freed'])} | "
-                             f"{fmt(v['blocks_moved_per_sec_freed'])} |")
+                             f"{fmt(v['blocks_moved_per_sec_freed'])} | "
+                             f"{fmt(v['write_amplification'])} |")
         if extra:
             L.append('')
             L.append('| variant | hot rewrites | seconds | rewrites/min | MiB/s | writer CPU s '
                      '| GC thread CPU s | move_blks | FG GC calls | sec_freed | seg_freed '
-                     '| moved per freed section |')
-            L.append('|' + '---|' * 12)
+                     '| moved per freed section | write amplification |')
+            L.append('|' + '---|' * 13)
             L.extend(extra)
         if wname.startswith('w4'):
             L.append('')
@@ -641,8 +652,12 @@ DEFINITIONS = {
                     'wherever they came from (the layout a GC that saw all victims at once, '
                     'or writeback after background GC, could reach).',
     'efficiency': 'achieved reduction / ideal reduction = (before - after) / (before - ideal).',
-    'blocks moved': 'growth of moved_blocks_foreground + moved_blocks_background (sysfs), '
-                    'all blocks GC moved, data and node.',
+    'blocks moved': 'growth of moved_blocks_foreground + moved_blocks_background (sysfs, '
+                    'move_blks): f2fs counts every valid block, data or node, that GC sets '
+                    'out to migrate (debugfs calls it "Try to move"), so a block tried again '
+                    'in a later pass counts again.',
+    'write amplification': 'rewrite workload: (hot blocks written + blocks moved) / hot '
+                           'blocks written.',
     'GC calls': 'ioctl calls made by f2fs-gc (successes in brackets); for the rewrite '
                 'workload and gc_urgent, growth of gc_foreground_calls / gc_background_calls.',
     'secs freed': 'free sections after GC - before (f2fs-gc, or debugfs Free for '
