@@ -42,10 +42,9 @@ VARIANT_LABEL = {
     'off': 'f2fs_packed, packing off',
     'found': 'packing on, found order',
     'offset': 'packing on, offset order',
-    'offset-wide': 'packing on, offset order, queue of a section',
     'urgent': 'stock gc_urgent BG GC (reference)',
 }
-VARIANT_ORDER = ['stock', 'off', 'found', 'offset', 'offset-wide', 'urgent']
+VARIANT_ORDER = ['stock', 'off', 'found', 'offset', 'urgent']
 
 # The seed's figures (patch v2 cover letter, stock 6.1 measurements in
 # issue 4), for the comparison table.
@@ -339,6 +338,7 @@ def variant_figures(vdir, params, count_re):
         'gc_cpu_seconds': num(run.get('gc_cpu_seconds')),
         'gc_cpu_source': run.get('gc_cpu_source', 'f2fs-gc user+sys (getrusage via bash time)'),
         'data_intact': run.get('data_intact') == '1',
+        'fsck_clean': run.get('fsck_clean') == '1',
         'fresh_volume_seconds': num(run.get('fresh_seconds')),
     }
     if 'gc_pack_blocks' in sa:
@@ -415,6 +415,17 @@ def analyse_workload(wdir):
     return w, maps
 
 
+def start_note(p, w):
+    same = f"Same starting layout for every variant: {fmt(w.get('before_identical'))}."
+    if p.get('golden_copy', True):
+        return same
+    befores = {v['extents_before'] for v in w['variants'].values()}
+    where = ('a zoned volume cannot be copied with its zones\' write pointers'
+             if p.get('zoned') else 'no spare disk for a copy')
+    return (f"Written afresh for every variant ({where}) and read back in place, "
+            f"unthrottled. {same} Extents before equal: {fmt(len(befores) == 1)}.")
+
+
 def compare(variants):
     c = {}
     st, off = variants.get('stock'), variants.get('off')
@@ -422,7 +433,7 @@ def compare(variants):
         c['off_matches_stock'] = (st['extents_after'] == off['extents_after'] and
                                   st['blocks_moved'] == off['blocks_moved'])
     legacy = off or st
-    for p in ('found', 'offset', 'offset-wide'):
+    for p in ('found', 'offset'):
         pv = variants.get(p)
         if pv and legacy:
             c[p + '_vs_legacy'] = {
@@ -493,9 +504,8 @@ def markdown(res):
         L.append('')
         L.append(f"{p.get('workload_parameters')}; volume {p.get('volume_mib')} MiB, "
                  f"mkfs.f2fs {p.get('mkfs_options').strip()}, mount {p.get('mount_options')}; "
-                 f"GC: {p.get('gc')}. "
-                 f"Same starting layout for every variant: {fmt(w.get('before_identical'))}. "
-                 f"VM run {fmt(w.get('seconds'))} s (golden volume written in "
+                 f"GC: {p.get('gc')}. {start_note(p, w)} "
+                 f"VM run {fmt(w.get('seconds'))} s (workload written in "
                  f"{fmt(w['golden'].get('write_seconds'))} s).")
         L.append('')
         L.append('| variant | extents before | after | change | ideal/section | ideal/global '
@@ -551,7 +561,7 @@ def markdown(res):
         if 'off_matches_stock' in c:
             notes.append(f"packing off matches stock (extents after and blocks moved): "
                          f"{fmt(c['off_matches_stock'])}")
-        for p in ('found', 'offset', 'offset-wide'):
+        for p in ('found', 'offset'):
             k = p + '_vs_legacy'
             if k in c:
                 r = c[k]
@@ -580,8 +590,14 @@ def markdown(res):
                 notes.append(f"{n}: {v.get('pack_alloc_fallbacks')} alloc fallbacks, "
                              f"{v.get('pack_dropped')} dropped records (migrated unpacked)")
         bad = [n for n, v in w['variants'].items() if not v['data_intact']]
+        unclean = [n for n, v in w['variants'].items() if not v['fsck_clean']]
         if bad:
             notes.append('DATA CHANGED BY GC in: ' + ', '.join(bad))
+        if unclean:
+            notes.append('FSCK.F2FS FOUND ERRORS after: ' + ', '.join(unclean))
+        if not bad and not unclean:
+            notes.append('every variant: data intact (sha256 before and after GC), '
+                         'fsck.f2fs clean after unmount')
         if notes:
             L.append('')
             L.extend('- ' + n for n in notes)

@@ -29,7 +29,7 @@ enum {
 	GC_PACK_ORDER_OFFSET,	/* by file offset */
 };
 
-#define GC_PACK_DEF_MAX_BLOCKS	4096
+#define GC_PACK_DEF_MAX_BLOCKS	16384
 #define GC_PACK_MIN_MAX_BLOCKS	64
 #define GC_PACK_MAX_MAX_BLOCKS	(1U << 20)
 

@@ -11,6 +11,12 @@
 # variant; bench/report.py turns them into results.json, results.md and
 # plots.
 #
+# Every workload sets W_NAME. Defaults it may override: W_MOUNT
+# (background_gc=off), W_VARIANTS (stock off found offset urgent),
+# w_write (W_FILES files of W_KIB KiB interleaved W_BS at a time with
+# O_DIRECT) and w_delete (every even file). W_ZONED="ZONES ZONE_MB CAP_MB
+# CONV" makes it a zoned workload (zoned_work_dev).
+#
 # Environment (the defaults are the VM's):
 #   OUT         where the raw figures go ($F2FS_PACKED_OUT in the VM)
 #   WORK_DEV    the volume under test, /dev/vdb
@@ -19,6 +25,7 @@
 #               the very same layout; empty: written afresh per variant
 #   READ_DEV    /dev/vdc, the IOPS-throttled disk: the volume after GC is
 #               copied there for the read-back; empty: read WORK_DEV itself
+#   WARM_DEV    /dev/vdc: scratch disk for warm_up; empty: no warm-up
 #   BENCH_MODULE  "installed": modprobe f2fs_packed; else insmod $REPO's
 #   QUICK       1: the workload's small scale
 # Script arguments of the form KEY=VALUE set these too (scripts/vm passes
@@ -39,8 +46,11 @@ OUT=${OUT:-${F2FS_PACKED_OUT:-/tmp/bench}}
 WORK_DEV=${WORK_DEV-/dev/vdb}
 GOLDEN_DEV=${GOLDEN_DEV-/dev/vda}
 READ_DEV=${READ_DEV-/dev/vdc}
+WARM_DEV=${WARM_DEV-/dev/vdc}
 MNT=/mnt/bench
 W_DIR=d		# the workload's files live in $MNT/$W_DIR
+W_MOUNT=background_gc=off
+W_VARIANTS="stock off found offset urgent"
 
 progress() {
 	echo "BENCH: $W_NAME: $*"
@@ -105,7 +115,7 @@ variant_fs() {
 variant_opts() {
 	case $1 in
 	off) echo "$W_MOUNT,gc_packing=off" ;;
-	found | offset | offset-wide) echo "$W_MOUNT,gc_packing=on" ;;
+	found | offset) echo "$W_MOUNT,gc_packing=on" ;;
 	*) echo "$W_MOUNT" ;;
 	esac
 }
@@ -113,24 +123,43 @@ variant_opts() {
 variant_order() {
 	case $1 in
 	found) echo 0 ;;
-	offset | offset-wide) echo 1 ;;
+	offset) echo 1 ;;
 	esac
 }
 
-# offset-wide: a packing queue as large as a section, so that no early
-# drain splits a section's pack pass (the default cap is 4096 records).
-variant_max_blocks() {
-	case $1 in
-	offset-wide) echo $((SEGS_PER_SEC * 512)) ;;
-	esac
+is_zoned() {	# DEV
+	[ "$(cat "/sys/block/$(devname "$1")/queue/zoned" 2>/dev/null)" = host-managed ]
+}
+
+mkfs_opts() {
+	echo "$W_MKFS$(is_zoned "$WORK_DEV" && echo " -m")"
 }
 
 mkfs_volume() {
 	local sectors
 	sectors=$(($(volume_mib) * 1048576 / $(blockdev --getss "$1")))
-	# shellcheck disable=SC2086
-	mkfs.f2fs -q -f $W_MKFS ${MKFS_EXTRA:-} "$1" "$sectors" >/dev/null ||
-		die_bench "mkfs.f2fs $W_MKFS $1 $sectors failed"
+	# shellcheck disable=SC2046
+	mkfs.f2fs -q -f $(mkfs_opts) "$1" "$sectors" >/dev/null ||
+		die_bench "mkfs.f2fs $(mkfs_opts) $1 $sectors failed"
+}
+
+# A zoned workload runs on a host-managed zoned WORK_DEV: the drive given
+# to bench/run-device, or in the VM a null_blk device of W_ZONED's shape
+# (tests/lib/zoned.sh). Every variant writes it afresh (a copy could not
+# keep the zones' write pointers) and reads it back in place (a volume
+# made with -m mounts only on a zoned device), so neither GOLDEN_DEV nor
+# READ_DEV is used.
+zoned_work_dev() {
+	. "$REPO/tests/lib/zoned.sh"
+	if ! is_zoned "$WORK_DEV"; then
+		[ -n "${F2FS_PACKED_OUT:-}" ] ||
+			die_bench "needs a host-managed zoned device; $WORK_DEV is not one"
+		# shellcheck disable=SC2086
+		WORK_DEV=$(setup_zoned_nullb bench $W_ZONED) ||
+			die_bench "cannot make a null_blk zoned device ($W_ZONED)"
+	fi
+	GOLDEN_DEV=
+	READ_DEV=
 }
 
 # A new volume on DEV with the workload written (by stock f2fs, the
@@ -191,11 +220,15 @@ fio_in_order() {
 		die_bench "fio in-order.fio failed"
 }
 
-# delete_even_files DIR NFILES: delete_even in one rm (forks are slow
-# under TCG).
-delete_even_files() {
+# The default workload, with every even file deleted in one rm (forks are
+# slow under TCG).
+w_write() {
+	fio_interleave "$1" "$W_FILES" "$W_KIB" "$W_BS"
+}
+
+w_delete() {
 	# shellcheck disable=SC2046
-	rm -f $(seq -f "$1/f.0.%.0f" 0 2 $(($2 - 1)))
+	rm -f $(seq -f "$1/f.0.%.0f" 0 2 $((W_FILES - 1)))
 }
 
 # frag_map DIR FILE: filefrag -v of every file under DIR, in name order.
@@ -353,11 +386,10 @@ readback() {	# D FS
 
 # Everything about one variant, in $OUT/<variant>/.
 run_variant() {
-	local v=$1 d=$OUT/$1 fs opts order maxb dev sys t0
+	local v=$1 d=$OUT/$1 fs opts order dev sys t0
 	fs=$(variant_fs "$v")
 	opts=$(variant_opts "$v")
 	order=$(variant_order "$v")
-	maxb=$(variant_max_blocks "$v")
 	dev=$(devname "$WORK_DEV")
 	sys=/sys/fs/$fs/$dev
 	rm -rf "$d"
@@ -367,7 +399,6 @@ run_variant() {
 		echo "fs $fs"
 		echo "mount_options $opts"
 		echo "gc_pack_order ${order:--}"
-		echo "gc_pack_max_blocks ${maxb:--}"
 	} > "$d/run.txt"
 
 	progress "$v: fresh volume"
@@ -376,7 +407,6 @@ run_variant() {
 	echo "fresh_seconds $(elapsed_since "$t0")" >> "$d/run.txt"
 	mount -t "$fs" -o "$opts" "$WORK_DEV" $MNT || die_bench "mount -t $fs -o $opts"
 	[ -z "$order" ] || echo "$order" > "$sys/gc_pack_order"
-	[ -z "$maxb" ] || echo "$maxb" > "$sys/gc_pack_max_blocks"
 	grep " $MNT " /proc/mounts >> "$d/run.txt"
 	frag_map "$MNT/$W_DIR" "$d/before.frag"
 	snap_sysfs "$sys" "$d/sysfs.before"
@@ -413,6 +443,12 @@ run_variant() {
 		progress "$v: WARNING: data changed by GC"
 	fi
 	umount $MNT
+	if fsck_clean "$WORK_DEV" > "$d/fsck.txt"; then
+		echo "fsck_clean 1" >> "$d/run.txt"
+	else
+		echo "fsck_clean 0" >> "$d/run.txt"
+		progress "$v: WARNING: fsck.f2fs found errors ($d/fsck.txt)"
+	fi
 
 	progress "$v: read-back"
 	readback "$d" "$fs"
@@ -435,13 +471,15 @@ params_json() {
   "quick": $QUICK,
   "full": ${FULL:-0},
   "volume_mib": $(volume_mib),
-  "mkfs_options": "$W_MKFS ${MKFS_EXTRA:-}",
+  "mkfs_options": "$(mkfs_opts)",
   "mount_options": "$W_MOUNT",
   "workload_parameters": "$W_PARAMS",
   "count_files": "$(json_escape "${W_COUNT:-.*}")",
   "gc": "${W_GC_DESC:-sync GC ioctl $(gc_what)}",
   "variants": "$VARIANTS",
   "golden_copy": $([ -n "$GOLDEN_DEV" ] && echo true || echo false),
+  "zoned": $(is_zoned "$WORK_DEV" && echo true || echo false),
+  "work_device": "$(devname "$WORK_DEV")",
   "readback_throttled_iops": ${IOPS:-null},
   "kernel": "$(uname -r)",
   "kernel_version": "$(uname -v)",
@@ -470,17 +508,17 @@ volume_geometry() {
 
 # The first variant measured used to pay for loading the tools over 9p
 # and for the GC paths' first run (up to twice the GC CPU of the same code
-# measured second): run a small interleave-and-GC on the read-back disk
+# measured second): run a small interleave-and-GC on a scratch disk (WARM_DEV)
 # with both modules first. Not on a real device (no spare disk).
 warm_up() {
 	local fs
-	[ -n "$READ_DEV" ] || return 0
+	[ -n "$WARM_DEV" ] || return 0
 	for fs in f2fs f2fs_packed; do
-		mkfs.f2fs -q -f -s 1 "$READ_DEV" $((64 * 1048576 / $(blockdev --getss "$READ_DEV"))) \
+		mkfs.f2fs -q -f -s 1 "$WARM_DEV" $((64 * 1048576 / $(blockdev --getss "$WARM_DEV"))) \
 			> /dev/null || return 0
-		mount -t "$fs" -o background_gc=off "$READ_DEV" $MNT || return 0
+		mount -t "$fs" -o background_gc=off "$WARM_DEV" $MNT || return 0
 		fio_interleave $MNT/w 8 256 4k
-		delete_even_files $MNT/w 8
+		rm -f $MNT/w/f.0.[0246]
 		sync
 		gc_until_idle $MNT > /dev/null 2>&1 || :
 		filefrag $MNT/w/* > /dev/null
@@ -502,9 +540,10 @@ bench_main() {
 		mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || :
 	load_modules
 	must "f2fs-gc is built" test -x "$GC_TOOL"
+	[ -z "${W_ZONED:-}" ] || zoned_work_dev
 	t0=$(now)
 	if [ -n "$GOLDEN_DEV" ]; then
-		progress "writing the workload once ($W_PARAMS; mkfs.f2fs $W_MKFS, $(volume_mib) MiB)"
+		progress "writing the workload once ($W_PARAMS; mkfs.f2fs $(mkfs_opts), $(volume_mib) MiB)"
 		write_workload "$GOLDEN_DEV"
 		volume_geometry "$GOLDEN_DEV"
 	else

@@ -9,21 +9,12 @@
 . "$REPO/bench/guest/lib.sh"
 
 W_NAME=w1-large-4k
+
 W_MKFS=$(quick "-s 32 -o 30" "-s 4")
 W_FILES=64
 W_KIB=$(quick 2048 256 4096)
 W_BS=4k
-W_MOUNT=background_gc=off
-W_VARIANTS=$(quick "stock off found offset offset-wide urgent" "stock off found offset urgent")
 W_TITLE="large section (mkfs $W_MKFS), $W_FILES x $W_KIB KiB block-interleaved, half deleted"
 W_PARAMS="$W_FILES files x $W_KIB KiB, round-robin $W_BS O_DIRECT writes, even files deleted"
-
-w_write() {
-	fio_interleave "$1" $W_FILES "$W_KIB" $W_BS
-}
-
-w_delete() {
-	delete_even_files "$1" $W_FILES
-}
 
 bench_main

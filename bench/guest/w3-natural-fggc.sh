@@ -15,6 +15,7 @@
 . "$REPO/bench/guest/lib.sh"
 
 W_NAME=w3-natural-fggc
+
 W_MKFS="-s 4"
 W_FILES=16
 W_CHUNK=256

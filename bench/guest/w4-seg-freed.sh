@@ -9,10 +9,10 @@
 . "$REPO/bench/guest/lib.sh"
 
 W_NAME=w4-seg-freed
+
 W_MKFS="-s 4"
 W_FILES=400
 W_KIB=1024
-W_MOUNT=background_gc=off
 W_GC_CALLS=24
 W_VARIANTS="stock off found offset"
 W_TITLE="seg_freed accounting (mkfs $W_MKFS), $W_FILES x $W_KIB KiB in order, even deleted, $W_GC_CALLS sync GC calls"
@@ -20,10 +20,6 @@ W_PARAMS="$W_FILES files x $W_KIB KiB written in order, even files deleted, $W_G
 
 w_write() {
 	fio_in_order "$1" $W_FILES $W_KIB
-}
-
-w_delete() {
-	delete_even_files "$1" $W_FILES
 }
 
 bench_main

@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# QUICK=1 bench/run (workloads 1 and 2 at small scale, a VM boot each):
+# QUICK=1 bench/run (workloads 1, 2 and 5, the zoned one, at small
+# scale, a VM boot each):
 # it finishes, prints a progress line per step, and writes a report of
 # the promised shape: results.json with every figure for every variant,
 # results.md with its tables, the PNG plots. And packing beats legacy on
 # workload 1: fewer extents after GC with packing on (both orders) than
 # with packing off or stock f2fs, close to the per-section ideal, with no
-# more blocks moved; data intact everywhere.
+# more blocks moved; the same on a zoned device; data intact and fsck
+# clean everywhere.
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -40,14 +42,15 @@ import json, sys
 r = json.load(open('$res/results.json'))
 w = r['workloads']
 w1 = w.get('w1-large-4k', {}).get('variants', {})
+w5 = w.get('w5-zoned-large', {}).get('variants', {})
 ok = bool($2)
 sys.exit(0 if ok else 1)"
 }
 
 json_check "results.json: top-level keys" \
 	"all(k in r for k in ('format', 'host', 'workloads', 'seed', 'definitions', 'plots'))"
-json_check "results.json: workloads 1 and 2" \
-	"'w1-large-4k' in w and 'w2-default-4k' in w"
+json_check "results.json: workloads 1, 2 and 5" \
+	"'w1-large-4k' in w and 'w2-default-4k' in w and 'w5-zoned-large' in w"
 json_check "results.json: kernel, module version and parameters recorded" \
 	"all(w[n]['params'].get(k) not in (None, '') for n in w for k in ('kernel', 'f2fs_packed_version', 'f2fs_packed_srcversion', 'mkfs_options', 'workload_parameters', 'segs_per_sec', 'main_blkaddr', 'volume_mib'))"
 json_check "results.json: every variant ran (stock, off, found, offset, urgent)" \
@@ -55,17 +58,20 @@ json_check "results.json: every variant ran (stock, off, found, offset, urgent)"
 keys="'extents_before', 'extents_after', 'ideal_per_section', 'ideal_global',
 	'efficiency_per_section', 'efficiency_global', 'blocks_moved', 'gc_calls_fg',
 	'checkpoints', 'peak_queued', 'gc_cpu_seconds', 'gc_wall_seconds', 'sec_freed',
-	'seg_freed', 'free_sections_change', 'skipped_gc_rwsem', 'data_intact', 'readback'"
+	'seg_freed', 'free_sections_change', 'skipped_gc_rwsem', 'data_intact', 'fsck_clean',
+	'readback'"
 json_check "results.json: every figure present for every variant" \
 	"all(k in v for n in w for v in w[n]['variants'].values() for k in ($keys))"
 json_check "results.json: read-back I/Os, request size and throughput measured" \
 	"all(v['readback'].get('read_ios', 0) > 0 and v['readback'].get('avg_request_kib') and v['readback'].get('throughput_mb_s', 0) > 0 for n in w for v in w[n]['variants'].values())"
 json_check "results.json: GC moved blocks in every variant" \
 	"all((v['blocks_moved'] or 0) > 0 for n in w for v in w[n]['variants'].values())"
-json_check "results.json: the same starting layout for every variant" \
-	"all(w[n]['before_identical'] for n in w)"
+json_check "results.json: the same starting layout for every variant (golden copy)" \
+	"all(w[n]['before_identical'] for n in w if w[n]['params']['golden_copy'])"
 json_check "results.json: data intact after GC everywhere" \
 	"all(v['data_intact'] for n in w for v in w[n]['variants'].values())"
+json_check "results.json: fsck.f2fs clean after every variant" \
+	"all(v['fsck_clean'] for n in w for v in w[n]['variants'].values())"
 json_check "results.json: packing counters on the packed variants" \
 	"all(w[n]['variants'][p]['peak_queued'] for n in w for p in ('found', 'offset'))"
 
@@ -84,8 +90,19 @@ json_check "workload 1: offset order reaches >= 95% of the per-section ideal's r
 json_check "workload 1: packing moves no more blocks than legacy" \
 	"w1['offset']['blocks_moved'] <= w1['off']['blocks_moved']"
 
+json_check "workload 5 ran on a zoned device, one section per zone" \
+	"w['w5-zoned-large']['params']['zoned'] and w['w5-zoned-large']['params']['segs_per_sec'] > 1"
+json_check "workload 5 is interleaved (extents before >= 1000)" \
+	"w5['off']['extents_before'] >= 1000"
+json_check "workload 5: packing off keeps the extents (>= 90%)" \
+	"w5['off']['extents_after'] * 10 >= w5['off']['extents_before'] * 9"
+json_check "workload 5: offset order reaches >= 95% of the per-section ideal's reduction" \
+	"(w5['offset']['efficiency_per_section'] or 0) >= 0.95"
+json_check "workload 5: packing moves no more blocks than legacy" \
+	"w5['offset']['blocks_moved'] <= w5['off']['blocks_moved']"
+
 check "results.md: a table per workload" \
-	test "$(grep -c '^| variant | extents before | after |' "$res/results.md")" -ge 2
+	test "$(grep -c '^| variant | extents before | after |' "$res/results.md")" -ge 3
 for v in stock off found offset urgent; do
 	check "results.md: a row for $v" grep -q "^| $v | " "$res/results.md"
 done

@@ -7,7 +7,8 @@
 # (refused without --force, saying what it would destroy, and left as it
 # was), a mounted one (refused even with --force); and a blank device, or
 # --force, gets past those checks but stops at the missing module before
-# writing anything.
+# writing anything; a zoned workload is left out for a device that is not
+# zoned, and refused when named.
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -115,6 +116,11 @@ if ! modprobe -n f2fs 2>/dev/null || ! modprobe -n f2fs_packed 2>/dev/null; then
 	check "a blank device passes the device checks, stops at the missing module" \
 		refused 2 "module" "$empty"
 	check "... and is left blank" blank "$empty"
+	check "... leaving out the zoned workload on a device that is not zoned" \
+		grep -q "skipping w5-zoned-large: it needs a zoned device" "$tmp/out"
+	check "a zoned workload named for a device that is not zoned is refused" \
+		refused 2 "w5-zoned-large needs a host-managed zoned device" "$empty" w5-zoned-large
+	check "... and the device is left blank" blank "$empty"
 else
 	echo "ok - stops at the missing module # SKIP the modules are installed here"
 fi
