@@ -2,7 +2,6 @@
 # shellcheck shell=bash
 # Guest side of scripts/demo.
 set -eu
-. "$REPO/tests/lib/guest.sh"
 . "$REPO/tests/lib/pack.sh"
 
 FILES=32

@@ -37,7 +37,6 @@ for arg in "$@"; do
 	esac
 done
 
-. "$REPO/tests/lib/guest.sh"
 . "$REPO/tests/lib/pack.sh"
 
 BENCH=$REPO/bench
@@ -539,7 +538,7 @@ bench_main() {
 	[ -d /sys/kernel/debug/block ] ||
 		mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || :
 	load_modules
-	must "f2fs-gc is built" test -x "$GC_TOOL"
+	need_gc_tool
 	[ -z "${W_ZONED:-}" ] || zoned_work_dev
 	t0=$(now)
 	if [ -n "$GOLDEN_DEV" ]; then

@@ -6,11 +6,10 @@
 # and the data survives GC, umount and mount; fsck is clean.
 # vm: -d 3 -s 512M
 set -eu
-. "$REPO/tests/lib/guest.sh"
 . "$REPO/tests/lib/pack.sh"
 
 load_packed
-must "f2fs-gc is built" test -x "$GC_TOOL"
+need_gc_tool
 
 run_variant() {	# DEV NAME MOUNTOPTION ORDER
 	local dev=$1 name=$2 mnt=/mnt/$2 before after out

@@ -9,11 +9,10 @@
 # three segments per section that GC emptied, not the one found free.
 # vm: -d 2 -s 1G
 set -eu
-. "$REPO/tests/lib/guest.sh"
 . "$REPO/tests/lib/pack.sh"
 
 load_packed
-must "f2fs-gc is built" test -x "$GC_TOOL"
+need_gc_tool
 
 run_variant() {	# DEV NAME PACKING
 	local dev=$1 name=$2 mnt=/mnt/$2 i out holes

@@ -10,11 +10,10 @@
 #    clean), synced data intact.
 # vm: -d 3 -s 512M
 set -eu
-. "$REPO/tests/lib/guest.sh"
 . "$REPO/tests/lib/pack.sh"
 
 load_packed
-must "f2fs-gc is built" test -x "$GC_TOOL"
+need_gc_tool
 FAULT_SLAB_ALLOC=$((1 << 15))
 
 # prepare MNT DIR: an interleaved, half deleted set of 32 x 512 KiB files

@@ -6,7 +6,6 @@
 # keep their value; counters are read-only; debugfs shows the status.
 # vm: -d 2 -s 256M
 set -eu
-. "$REPO/tests/lib/guest.sh"
 . "$REPO/tests/lib/pack.sh"
 
 load_packed

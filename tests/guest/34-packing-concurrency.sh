@@ -6,11 +6,10 @@
 # their sha256; fsck is clean.
 # vm: -d 1 -s 512M
 set -eu
-. "$REPO/tests/lib/guest.sh"
 . "$REPO/tests/lib/pack.sh"
 
 load_packed
-must "f2fs-gc is built" test -x "$GC_TOOL"
+need_gc_tool
 mkfs_f2fs "$DISK1" -s 8
 mount_fs f2fs_packed "$DISK1" /mnt/a gc_packing=on
 

@@ -5,11 +5,10 @@
 # intact, fsck clean, no warning; BG_GC does not pack.
 # vm: -d 1 -s 512M
 set -eu
-. "$REPO/tests/lib/guest.sh"
 . "$REPO/tests/lib/pack.sh"
 
 load_packed
-must "f2fs-gc is built" test -x "$GC_TOOL"
+need_gc_tool
 mkfs_f2fs "$DISK1" -s 8
 mount_fs f2fs_packed "$DISK1" /mnt/a gc_packing=on
 interleave /mnt/a/d 16 4096 64k

@@ -14,12 +14,10 @@
 # error in dmesg, data intact, fsck clean.
 # vm: -d 0
 set -eu
-. "$REPO/tests/lib/guest.sh"
-. "$REPO/tests/lib/pack.sh"
 . "$REPO/tests/lib/zoned.sh"
 
 load_packed
-must "f2fs-gc is built" test -x "$GC_TOOL"
+need_gc_tool
 zoned_nullb dev zpack 64 8 8 3
 
 zoned_packing_run off off "$dev" 0 "$dev" -m "$dev"

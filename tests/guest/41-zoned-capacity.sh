@@ -12,12 +12,10 @@
 # 43-zoned-side-by-side).
 # vm: -d 0
 set -eu
-. "$REPO/tests/lib/guest.sh"
-. "$REPO/tests/lib/pack.sh"
 . "$REPO/tests/lib/zoned.sh"
 
 load_packed
-must "f2fs-gc is built" test -x "$GC_TOOL"
+need_gc_tool
 zoned_nullb dev zcap 64 8 6 3
 
 ZONED_FILES=36

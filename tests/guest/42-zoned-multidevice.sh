@@ -11,12 +11,10 @@
 # per freed section.
 # vm: -d 1 -s 48M
 set -eu
-. "$REPO/tests/lib/guest.sh"
-. "$REPO/tests/lib/pack.sh"
 . "$REPO/tests/lib/zoned.sh"
 
 load_packed
-must "f2fs-gc is built" test -x "$GC_TOOL"
+need_gc_tool
 zoned_nullb dev zmulti 64 8 8 0 512
 # the zoned device's blocks follow the disk's in f2fs's address space
 start=$(($(blockdev --getsz "$DISK1") / 8))

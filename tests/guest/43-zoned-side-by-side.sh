@@ -23,13 +23,11 @@
 # for an fsck.f2fs that agrees with the kernel).
 # vm: -d 0
 set -eu
-. "$REPO/tests/lib/guest.sh"
-. "$REPO/tests/lib/pack.sh"
 . "$REPO/tests/lib/zoned.sh"
 
 load_stock
 load_packed
-must "f2fs-gc is built" test -x "$GC_TOOL"
+need_gc_tool
 
 declare -A dev type opts before after gc report
 type=([stock]=f2fs [off]=f2fs_packed [on]=f2fs_packed)

@@ -15,13 +15,11 @@
 # agrees with the kernel).
 # vm: -d 1 -s 48M
 set -eu
-. "$REPO/tests/lib/guest.sh"
-. "$REPO/tests/lib/pack.sh"
 . "$REPO/tests/lib/zoned.sh"
 
 load_stock
 load_packed
-must "f2fs-gc is built" test -x "$GC_TOOL"
+need_gc_tool
 zoned_nullb dev zmcap 64 8 6 0 512
 start=$(($(blockdev --getsz "$DISK1") / 8))
 

@@ -4,8 +4,11 @@
 # A test prints "ok - ..." / "not ok - ..." lines and ends with `finish`,
 # which fails the test on any recorded failure or a kernel warning.
 
-# The variables below are for the tests that source this file.
+# The variables set here are for the tests that source this file.
 # shellcheck disable=SC2034
+[ -z "${GUEST_LIB_LOADED:-}" ] || return 0
+GUEST_LIB_LOADED=1
+
 DISK1=/dev/vda
 DISK2=/dev/vdb
 DISK3=/dev/vdc

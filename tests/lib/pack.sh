@@ -2,9 +2,19 @@
 # shellcheck shell=bash
 #
 # Workload helpers shared by the packing tests, the demo and the
-# benchmarks (sourced inside the VM, after tests/lib/guest.sh).
+# benchmarks (sourced inside the VM; they bring tests/lib/guest.sh along).
+
+[ -z "${PACK_LIB_LOADED:-}" ] || return 0
+PACK_LIB_LOADED=1
+# shellcheck source=tests/lib/guest.sh
+. "$REPO/tests/lib/guest.sh"
 
 GC_TOOL=$REPO/tools/f2fs-gc/f2fs-gc
+
+# need_gc_tool: the test stops here unless f2fs-gc is built.
+need_gc_tool() {
+	must "f2fs-gc is built" test -x "$GC_TOOL"
+}
 
 # interleave DIR NFILES KIB [BS]: write NFILES files of KIB KiB
 # round-robin, BS (default 4k) at a time with O_DIRECT, so that on disk

@@ -2,9 +2,14 @@
 # shellcheck shell=bash
 #
 # Emulated host-managed zoned block devices for the zoned tests and the
-# benchmarks (sourced inside the VM, after tests/lib/guest.sh): null_blk
-# devices made through configfs, memory backed (the written zones live in
-# guest RAM and are freed again when a zone is reset).
+# benchmarks (sourced inside the VM; they bring tests/lib/pack.sh along):
+# null_blk devices made through configfs, memory backed (the written zones
+# live in guest RAM and are freed again when a zone is reset).
+
+[ -z "${ZONED_LIB_LOADED:-}" ] || return 0
+ZONED_LIB_LOADED=1
+# shellcheck source=tests/lib/pack.sh
+. "$REPO/tests/lib/pack.sh"
 
 NULLB_CONFIG=/sys/kernel/config/nullb
 
