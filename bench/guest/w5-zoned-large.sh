@@ -2,8 +2,9 @@
 # shellcheck shell=bash
 # Workload 5: workload 1 on a host-managed zoned device, where a section
 # is a zone. In the VM: null_blk, memory backed, 32 zones of 64 MiB (the
-# first conventional, for f2fs's metadata), so that mkfs.f2fs -m makes
-# sections of 32 segments, as mkfs -s 32 does for workload 1; under
+# first two conventional: mkfs.f2fs wants more than one zone's worth of
+# metadata here), so that mkfs.f2fs -m makes sections of 32 segments, as
+# mkfs -s 32 does for workload 1; under
 # bench/run-device: the zoned drive itself. 64 files interleaved 4 KiB at
 # a time with buffered writes each pushed to the device at once (zoned
 # f2fs turns O_DIRECT into buffered writes, which writeback would lay out
@@ -14,7 +15,7 @@
 
 W_NAME=w5-zoned-large
 
-W_ZONED=$(quick "32 64 64 1" "32 8 8 3")
+W_ZONED=$(quick "32 64 64 2" "32 8 8 3")
 W_MKFS=$(quick "-o 30" "")
 W_FILES=64
 W_KIB=$(quick 2048 256 4096)
