@@ -365,6 +365,14 @@ def variant_figures(vdir, params, count_re):
         hot_blocks = it * per // 4096 if it and per else None
         v['write_amplification'] = round((hot_blocks + moved) / hot_blocks, 3) \
             if hot_blocks and moved is not None else None
+        # Where the space for those writes came from: sections GC freed, or
+        # sections free anyway (free at the start, the same for every
+        # variant, or emptied by the rewrites themselves, without GC).
+        bps = (params.get('segs_per_sec') or 0) * (params.get('blocks_per_seg') or 0)
+        if hot_blocks and moved is not None and bps:
+            v['sections_written'] = round((hot_blocks + moved) / bps, 1)
+            if v.get('sec_freed') is not None:
+                v['sections_not_freed_by_gc'] = round(v['sections_written'] - v['sec_freed'], 1)
     # read-back
     s0 = stat_fields(os.path.join(vdir, 'diskstat.before'))
     s1 = stat_fields(os.path.join(vdir, 'diskstat.after'))
@@ -540,14 +548,15 @@ def markdown(res):
                              f"{fmt(v['writer_cpu_seconds'])} | {fmt(v['gc_cpu_seconds'])} | "
                              f"{fmt(v['blocks_moved'])} | {fmt(v['gc_calls_fg'])} | "
                              f"{fmt(v['sec_freed'])} | {fmt(v['seg_freed'])} | "
-                             f"{fmt(v['blocks_moved_per_sec_freed'])} | "
+                             f"{fmt(v.get('sections_written'))} | "
+                             f"{fmt(v.get('sections_not_freed_by_gc'))} | "
                              f"{fmt(v['write_amplification'])} |")
         if extra:
             L.append('')
             L.append('| variant | hot rewrites | seconds | rewrites/min | MiB/s | writer CPU s '
                      '| GC thread CPU s | move_blks | FG GC calls | sec_freed | seg_freed '
-                     '| moved per freed section | write amplification |')
-            L.append('|' + '---|' * 13)
+                     '| sections written | of them not freed by GC | write amplification |')
+            L.append('|' + '---|' * 14)
             L.extend(extra)
         if wname.startswith('w4'):
             L.append('')
