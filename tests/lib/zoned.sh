@@ -319,6 +319,19 @@ fsck_verdicts() {
 	echo "$1" | grep '^\[FSCK\]'
 }
 
+# fsck_fails_only_free_count VERDICTS: whether the only failing verdict
+# in VERDICTS (fsck_verdicts' output) is "free segment_count matched with
+# CP", the one where stock fsck.f2fs disagrees with the kernel.
+fsck_fails_only_free_count() {
+	[ "$(echo "$1" | grep Fail | grep -vc 'free segment_count matched with CP')" -eq 0 ]
+}
+
+# fsck_same_verdicts A B: whether the verdicts A and B (fsck_verdicts'
+# output) are the same, values aside.
+fsck_same_verdicts() {
+	[ "$(echo "$1" | sed 's/\[0x[0-9a-f]*\]//')" = "$(echo "$2" | sed 's/\[0x[0-9a-f]*\]//')" ]
+}
+
 # fsck_extra_free OUT: how many more free segments fsck.f2fs counted (the
 # value on its "free segment_count matched with CP" line) than the
 # checkpoint's free_segment_count, in fsck_dry's output OUT (negative if
