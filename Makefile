@@ -50,7 +50,7 @@ dkms-install: ## install the source under /usr/src and build it with DKMS
 deb: ## build the f2fs-packed-dkms Debian package into build/
 	scripts/mkdeb
 
-# After editing src/f2fs: make refresh PATCH=0004-gc-hook-inode-local-packing.patch
+# After editing src/f2fs: make refresh PATCH=0003-gc-hook-inode-local-packing.patch
 refresh: ## rewrite PATCH=<name> of the series from the edited src/f2fs
 	@test -n "$(PATCH)" || { echo "usage: make refresh PATCH=<patch file name>" >&2; exit 2; }
 	scripts/refresh $(PATCH)

@@ -34,8 +34,38 @@ kernel_series_of_headers() {
 	echo "${v%.*}"
 }
 
+# The supported series and what the tests do with each come from META.
+meta_file() {
+	echo "$(dirname "${BASH_SOURCE[0]}")/../META"
+}
+
+# "6.1 6.12"
 supported_series() {
-	(cd "$(dirname "${BASH_SOURCE[0]}")/../patches" && ls -d -- */ | tr -d / | paste -sd ' ')
+	awk '$1 == "series" { printf "%s%s", sep, $2; sep = " " } END { print "" }' "$(meta_file)"
+}
+
+# The Debian kernel release the tests boot for series $1.
+series_test_kernel() {
+	awk -v s="$1" '$1 == "series" && $2 == s { print $3 }' "$(meta_file)"
+}
+
+# The guest tests `make test` runs on series $1: "all" or names.
+series_tests() {
+	awk -v s="$1" '$1 == "series" && $2 == s {
+		for (i = 4; i <= NF; i++) printf "%s%s", (i > 4 ? " " : ""), $i
+		print "" }' "$(meta_file)"
+}
+
+# DKMS's BUILD_EXCLUSIVE_KERNEL: "^(6\.1|6\.12)\."
+series_kernel_regex() {
+	supported_series | awk '{ r = "^("; for (i = 1; i <= NF; i++) {
+		s = $i; gsub(/\./, "\\.", s); r = r (i > 1 ? "|" : "") s }
+		print r ")\\." }'
+}
+
+# "6.12" from "6.12.117+deb12-amd64"
+series_of_kver() {
+	echo "$1" | cut -d. -f1-2
 }
 
 # Newest kernel with installed headers, preferring the running one.

@@ -37,6 +37,7 @@
 #include "f2fs/node.h"
 #include "f2fs/segment.h"
 #include "f2fs/gc.h"
+#include "compat.h"
 #include "gc_pack.h"
 
 #define CREATE_TRACE_POINTS
@@ -70,7 +71,7 @@ struct gc_pack_ctl *f2fs_gc_pack_begin(struct f2fs_sb_info *sbi,
 
 	memset(pack, 0, sizeof(*pack));
 	/* Without it seg_freed could not be told; migrate as upstream does. */
-	pack->awaiting = bitmap_zalloc(sbi->segs_per_sec, GFP_NOFS);
+	pack->awaiting = bitmap_zalloc(SEGS_PER_SEC(sbi), GFP_NOFS);
 	if (!pack->awaiting)
 		return NULL;
 	pack->sbi = sbi;
@@ -160,10 +161,10 @@ static void gc_pack_count_freed(struct gc_pack_ctl *pack)
 	struct f2fs_sb_info *sbi = pack->sbi;
 	unsigned int i;
 
-	for_each_set_bit(i, pack->awaiting, sbi->segs_per_sec)
+	for_each_set_bit(i, pack->awaiting, SEGS_PER_SEC(sbi))
 		if (get_valid_blocks(sbi, pack->start_segno + i, false) == 0)
 			pack->segs_freed++;
-	bitmap_zero(pack->awaiting, sbi->segs_per_sec);
+	bitmap_zero(pack->awaiting, SEGS_PER_SEC(sbi));
 }
 
 /* Empty the queue: migrate every record, or drop them all. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Inode-local packing for foreground GC: the interface between upstream
- * f2fs (hooked by patches/<series>/0003-*) and src/gc_pack.c.
+ * f2fs (hooked by patches/<series>/0003-gc-hook-inode-local-packing.patch)
+ * and src/gc_pack.c.
  */
 #ifndef _F2FS_PACKED_GC_PACK_H
 #define _F2FS_PACKED_GC_PACK_H
