@@ -14,8 +14,13 @@ VERSION := $(shell cat VERSION)
 
 all: module tools ## build f2fs_packed.ko and the tools
 
+# The module of each kernel is kept as build/<kernel>/f2fs_packed.ko, so
+# the tests and the bench can boot one series while the tree is imported
+# for another.
 module: import
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	mkdir -p build/$(KVER)
+	cp f2fs_packed.ko build/$(KVER)/f2fs_packed.ko
 
 # Imports fs/f2fs from the kernel source and applies patches/<series>;
 # a no-op while the imported tree matches the series and the patches.
@@ -27,15 +32,16 @@ tools:
 	$(MAKE) -C tools/f2fs-gc
 
 deps: ## install the Debian packages the build, tests and VM need
-	scripts/install-deps
+	scripts/install-deps $(if $(filter command line,$(origin KVER)),$(KVER))
 
 demo: deps ## build, boot the VM, show packing at work
 	$(MAKE) all
 	scripts/demo
 
+# Every series of META unless KVER is given on the command line; tests/run
+# builds the module for each kernel before its tests.
 test: deps ## run the whole test suite (host checks and VM tests)
-	$(MAKE) all
-	tests/run
+	tests/run $(if $(filter command line,$(origin KVER)),-k $(KVER))
 
 bench: deps ## packing benchmarks side by side, figures in results/
 	$(MAKE) all
@@ -44,8 +50,8 @@ bench: deps ## packing benchmarks side by side, figures in results/
 check: import ## checkpatch over our C and patches, shellcheck over scripts
 	scripts/check
 
-dkms-install: ## install the source under /usr/src and build it with DKMS
-	scripts/dkms-install $(KVER)
+dkms-install: ## install under /usr/src, DKMS-build for every supported kernel
+	scripts/dkms-install
 
 deb: ## build the f2fs-packed-dkms Debian package into build/
 	scripts/mkdeb

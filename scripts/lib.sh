@@ -78,3 +78,15 @@ default_kver() {
 	fi
 	ls -d /lib/modules/*/build 2>/dev/null | cut -d/ -f4 | sort -V | tail -1
 }
+
+# Installed kernels (with headers) of a supported series, oldest first.
+installed_supported_kernels() {
+	local d k
+	for d in /lib/modules/*/build; do
+		[ -d "$d" ] || continue
+		k=$(basename "$(dirname "$d")")
+		case " $(supported_series) " in
+		*" $(series_of_kver "$k") "*) echo "$k" ;;
+		esac
+	done | sort -V
+}

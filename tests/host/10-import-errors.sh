@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/import on bad build input, in a temporary copy of the repository
-# (scripts from the working tree, the committed patch series): headers of
-# an unsupported series, missing headers, missing kernel source, a KSRC
-# that is no kernel tree or of another series, a patch that does not
-# apply; each stops with a message that says what to do. And a KSRC import
-# works, records its origin, and is a no-op the second time. The kernel
-# tree is extracted once, only the members the import reads.
+# (scripts, META and patches from the working tree): headers of an
+# unsupported series, missing headers, missing kernel source, a KSRC that
+# is no kernel tree or of another series, a patch that does not apply, a
+# stock f2fs name the rename rules leave (a new kthread, as a later release
+# might add); each stops with a message that says what to do. And a KSRC
+# import works, is renamed, records its origin, and is a no-op the second
+# time. The kernel tree is extracted once, only the members the import
+# reads.
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -18,7 +20,7 @@ cd "$top"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 kver=${KVER:-$(default_kver)}
-series=6.1
+series=$(series_of_kver "$kver")
 supported=$(supported_series)
 tarball=/usr/src/linux-source-$series.tar.xz
 
@@ -26,8 +28,8 @@ tarball=/usr/src/linux-source-$series.tar.xz
 copy_repo() {
 	local dst=$1
 	mkdir -p "$dst/scripts"
-	cp scripts/import scripts/lib.sh "$dst/scripts/"
-	git archive HEAD patches | tar -C "$dst" -xf -
+	cp scripts/import scripts/lib.sh scripts/check-rename "$dst/scripts/"
+	cp -r META patches "$dst/"
 }
 
 # fake_headers DIR VERSION PATCHLEVEL: a headers dir as Debian splits it.
@@ -59,12 +61,12 @@ check "missing headers: error names the headers package" \
 check "unsupported series leaves no imported tree" test ! -e "$repo/src/f2fs"
 
 # No kernel source: /usr/src hidden in a private mount namespace.
-fake_headers "$tmp/h61" 6 1
+fake_headers "$tmp/hs" "${series%.*}" "${series#*.}"
 if unshare -m true 2>/dev/null; then
 	check "missing source: error names linux-source-$series" \
 		fails_with "install linux-source-$series" \
 		unshare -m sh -c 'mount -t tmpfs none /usr/src && exec "$@"' sh \
-		env KDIR="$tmp/h61" "$repo/scripts/import" 6.1.0-fake
+		env KDIR="$tmp/hs" "$repo/scripts/import" "$series.0-fake"
 else
 	echo "ok - missing source: error names linux-source-$series # SKIP no mount namespace here"
 fi
@@ -81,7 +83,7 @@ must "extract the f2fs members of $tarball" \
 
 check "KSRC without fs/f2fs: error says so" \
 	fails_with "is not an unpacked kernel tree with fs/f2fs" \
-	env KSRC="$tmp/h61" "$repo/scripts/import" "$kver"
+	env KSRC="$tmp/hs" "$repo/scripts/import" "$kver"
 mkdir -p "$tmp/k62"
 ln -s "$ksrc/fs" "$ksrc/include" "$tmp/k62/"
 sed 's/^PATCHLEVEL = .*/PATCHLEVEL = 2/' "$ksrc/Makefile" > "$tmp/k62/Makefile"
@@ -90,22 +92,41 @@ check "KSRC of another series: error names both versions" \
 	env KSRC="$tmp/k62" "$repo/scripts/import" "$kver"
 
 # A patch whose context no longer matches: the first context line of
-# the first super.c hunk of the first patch is changed in a copy.
+# the first gc.c hunk of the first patch is changed in a copy.
 bad=$tmp/bad
 copy_repo "$bad"
 first=$(grep -v '^#' "$bad/patches/$series/series" | head -1)
 awk '
-	/^\+\+\+ b\/fs\/f2fs\/super.c/ { insuper = 1 }
+	/^\+\+\+ b\/fs\/f2fs\/gc.c/ { insuper = 1 }
 	insuper && /^@@/ { inhunk = 1 }
 	inhunk && !done && /^ ./ { $0 = " CORRUPTED" substr($0, 2); done = 1 }
 	{ print }
 ' "$repo/patches/$series/$first" > "$bad/patches/$series/$first"
 check "corrupted copy of $first differs" \
 	sh -c "! cmp -s '$repo/patches/$series/$first' '$bad/patches/$series/$first'"
-check "patch that does not apply: error names $first and fs/f2fs/super.c" \
-	fails_with "patch $first does not apply to fs/f2fs/super.c" \
+check "patch that does not apply: error names $first and fs/f2fs/gc.c" \
+	fails_with "patch $first does not apply to fs/f2fs/gc.c" \
 	env KSRC="$ksrc" "$bad/scripts/import" "$kver"
 check "failed patch leaves no half-imported tree" test ! -e "$bad/src/f2fs"
+
+# A kthread the rules do not know, registered over two lines as upstream
+# writes them: the import refuses the tree and names the name.
+knew=$tmp/knew
+mkdir -p "$knew/fs"
+cp -r "$ksrc/fs/f2fs" "$knew/fs/"
+ln -s "$ksrc/include" "$ksrc/Makefile" "$knew/"
+cat >> "$knew/fs/f2fs/gc.c" <<'EOF'
+
+static int f2fs_start_scrub_thread(struct f2fs_sb_info *sbi, dev_t dev)
+{
+	return PTR_ERR_OR_ZERO(kthread_run(NULL, sbi,
+			"f2fs_scrub-%u", MINOR(dev)));
+}
+EOF
+check "a stock kthread name the rules leave: the import names it" \
+	fails_with 'stock name "f2fs_scrub-%u"' \
+	env KSRC="$knew" "$repo/scripts/import" "$kver"
+check "refused rename leaves no imported tree" test ! -e "$repo/src/f2fs"
 
 # A good import from KSRC.
 check "KSRC import works" env KSRC="$ksrc" "$repo/scripts/import" "$kver"
@@ -120,6 +141,11 @@ sums_match() {
 check "ORIGIN sha256 of every upstream file matches the tree" sums_match
 check "imported trace header is renamed" \
 	grep -q '^#define TRACE_SYSTEM f2fs_packed$' "$repo/include/trace/events/f2fs_packed.h"
+check "imported tree registers no stock name (scripts/check-rename)" \
+	scripts/check-rename "$repo/src/f2fs" "$repo/include"
+check "fs type and printk prefix renamed" \
+	sh -c "grep -q 'name.*= \"f2fs_packed\",' '$repo/src/f2fs/super.c' &&
+		grep -q 'F2FS_PACKED-fs (' '$repo/src/f2fs/super.c'"
 check "f2fs sources landed in src/f2fs" test -f "$repo/src/f2fs/super.c"
 touch -d @0 "$origin"
 check "second import with the same patches is a no-op" \

@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # DKMS and the Debian package, on the host: `scripts/dkms-install` builds
-# and installs f2fs_packed for KVER (twice: it must be idempotent), a
-# kernel of an unsupported series fails the DKMS build naming the supported
-# series, then `scripts/mkdeb` builds f2fs-packed-dkms and `dpkg -i` has
-# DKMS build and install it. The package stays installed: the guest test
-# 15-dkms loads the module from the DKMS location in the VM.
+# and installs f2fs_packed for every installed kernel of a supported series
+# (twice: it must be idempotent), a kernel of an unsupported series is
+# refused by DKMS's BUILD_EXCLUSIVE_KERNEL, the kernel hook DKMS installs
+# rebuilds it for a kernel that lost it (as after an upgrade within a
+# series), then `scripts/mkdeb` builds f2fs-packed-dkms and `dpkg -i`, with
+# no linux-source to be seen, has DKMS build and install it for every
+# kernel. The package stays installed: the guest test 15-dkms loads the
+# module from the DKMS location in a VM of each series.
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -14,14 +17,14 @@ cd "$top"
 . scripts/lib.sh
 . tests/lib/host.sh
 
-kver=${KVER:-$(default_kver)}
+kernels=$(installed_supported_kernels)
 version=$(cat VERSION)
 name=f2fs_packed
 pkg=f2fs-packed-dkms
 deb=build/${pkg}_${version}_all.deb
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-log "kernel $kver, $name $version"
+log "kernels $(echo $kernels), $name $version"
 
 # run CMD...: run quietly, show the tail of its output if it fails.
 run() {
@@ -32,13 +35,25 @@ run() {
 	return 1
 }
 
+# dkms_installed [KVER...]: installed for each (default: every kernel).
 dkms_installed() {
-	dkms status -m "$name" -v "$version" -k "$kver" | grep -q ': installed$'
+	local k
+	for k in ${@:-$kernels}; do
+		dkms status -m "$name" -v "$version" -k "$k" | grep -q ': installed$' ||
+			{ log "not installed for $k"; return 1; }
+	done
 }
 
-# The installed module, as modinfo (and so modprobe) finds it after depmod.
+# The installed module of every kernel, as modinfo (and so modprobe)
+# finds it after depmod.
 ko_from_dkms() {
-	local f
+	local kver
+	for kver in $kernels; do
+		ko_from_dkms_of "$kver" || return 1
+	done
+}
+ko_from_dkms_of() {
+	local kver=$1 f
 	f=$(modinfo -k "$kver" -n "$name") || return 1
 	log "modinfo -n $name: $f"
 	case $f in
@@ -55,18 +70,36 @@ if dpkg-query -W -f '${Status}\n' "$pkg" 2>/dev/null | grep -q ' installed$'; th
 	must "earlier $pkg removed" run dpkg -P "$pkg"
 fi
 
-must "scripts/dkms-install $kver" run scripts/dkms-install "$kver"
-check "dkms status: installed for $kver" dkms_installed
-check "module in /lib/modules/$kver/updates/dkms, ours" ko_from_dkms
-check "scripts/dkms-install again (idempotent)" run scripts/dkms-install "$kver"
-check "dkms status: still installed for $kver" dkms_installed
-check "/usr/src/$name-$version holds the imported f2fs" \
-	test -f "/usr/src/$name-$version/src/f2fs/ORIGIN"
+check "headers of every supported series installed ($(supported_series))" \
+	test "$(for k in $kernels; do series_of_kver "$k"; done | sort -u | paste -sd ' ')" = \
+		"$(supported_series | tr ' ' '\n' | sort | paste -sd ' ')"
+must "scripts/dkms-install" run scripts/dkms-install
+check "dkms status: installed for every kernel" dkms_installed
+check "module in /lib/modules/<kernel>/updates/dkms of each, ours" ko_from_dkms
+check "scripts/dkms-install again (idempotent)" run scripts/dkms-install
+check "dkms status: still installed for every kernel" dkms_installed
+tree_ok() {
+	local d=/usr/src/$name-$version s
+	for s in $(supported_series); do
+		test -f "$d/upstream/$s/fs/f2fs/gc.c" || { log "no upstream/$s"; return 1; }
+	done
+	test ! -e "$d/src/f2fs" &&
+		grep -qxF "BUILD_EXCLUSIVE_KERNEL=\"$(series_kernel_regex)\"" "$d/dkms.conf"
+}
+check "/usr/src/$name-$version: upstream f2fs of every series, BUILD_EXCLUSIVE_KERNEL of META" tree_ok
+
+# What the kernel packages run after installing a kernel's headers: a
+# kernel that has no module (as after an upgrade within a series) gets it.
+last=$(echo "$kernels" | tail -1)
+must "dkms uninstall for $last" run dkms uninstall -m "$name" -v "$version" -k "$last"
+check "the kernel hook rebuilds it for $last" \
+	run /etc/kernel/header_postinst.d/dkms "$last"
+check "dkms status: installed for $last again" dkms_installed "$last"
 
 # A kernel of a series we have no patches for: fake headers of 5.10,
 # handed to DKMS the way a rig with headers elsewhere would.
-unsupported_fails() {
-	local hdr=$tmp/headers-5.10 makelog
+unsupported_refused() {
+	local hdr=$tmp/headers-5.10
 	mkdir -p "$hdr/include"
 	printf 'VERSION = 5\nPATCHLEVEL = 10\nSUBLEVEL = 0\n' > "$hdr/Makefile"
 	if dkms build -m "$name" -v "$version" -k 5.10.0-f2fs-packed-test \
@@ -74,12 +107,11 @@ unsupported_fails() {
 		log "dkms build for 5.10 succeeded"
 		return 1
 	fi
-	makelog=/var/lib/dkms/$name/$version/build/make.log
-	grep -h 'supports' "$makelog" | sed 's/^/# make.log: /'
-	grep -q "series 5.10; f2fs_packed supports: $(supported_series)" "$makelog"
+	sed 's/^/# dkms: /' "$tmp/out" | head -5
+	grep -q BUILD_EXCLUSIVE "$tmp/out"
 }
-check "dkms build for a 5.10 kernel fails naming the supported series" unsupported_fails
-check "dkms status: 5.10 attempt left $kver installed" dkms_installed
+check "dkms build for a 5.10 kernel is refused (BUILD_EXCLUSIVE)" unsupported_refused
+check "dkms status: 5.10 attempt left every kernel installed" dkms_installed
 
 # The package path: the source tree must come from the package alone.
 must "dkms remove + /usr/src cleared before the package" \
@@ -91,15 +123,22 @@ deb_ok() {
 		dpkg-deb -f "$deb" Architecture | grep -qx all &&
 		dpkg-deb -c "$deb" > "$tmp/list" &&
 		grep -q " ./usr/src/$name-$version/dkms.conf$" "$tmp/list" &&
-		grep -q " ./usr/src/$name-$version/src/f2fs/ORIGIN$" "$tmp/list" &&
+		grep -q " ./usr/src/$name-$version/upstream/6.1/fs/f2fs/gc.c$" "$tmp/list" &&
+		grep -q " ./usr/src/$name-$version/upstream/6.12/fs/f2fs/gc.c$" "$tmp/list" &&
 		grep -q "^-rwxr-xr-x .* ./usr/src/$name-$version/scripts/import$" "$tmp/list"
 }
 check "$deb: package $pkg, installs /usr/src/$name-$version" deb_ok
-must "dpkg -i $deb" run dpkg -i "$deb"
-check "dkms status after dpkg -i: installed for $kver" dkms_installed
+# As on a rig without linux-source: the tarballs hidden from dpkg -i.
+no_source_dpkg() {
+	unshare -m sh -c 'for t in /usr/src/linux-source-*.tar.xz; do
+			[ -e "$t" ] && mount --bind /dev/null "$t"; done
+		exec dpkg -i "$1"' sh "$deb"
+}
+must "dpkg -i $deb, linux-source hidden" run no_source_dpkg
+check "dkms status after dpkg -i: installed for every kernel" dkms_installed
 check "module from the package in updates/dkms, ours" ko_from_dkms
 refuses() {
-	! scripts/dkms-install "$kver" > "$tmp/out" 2>&1 &&
+	! scripts/dkms-install > "$tmp/out" 2>&1 &&
 		grep -q "f2fs-packed-dkms package is installed" "$tmp/out"
 }
 check "scripts/dkms-install refuses while the package owns the install" refuses

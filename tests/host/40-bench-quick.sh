@@ -16,13 +16,13 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 . tests/lib/host.sh
 
-out=$top/tests/out/40-bench-quick
+out=${TEST_OUT:-$top/tests/out/40-bench-quick}
 res=$out/results
 rm -rf "$res"
 mkdir -p "$out"
 
 must "f2fs_packed.ko and f2fs-gc are built (make all)" \
-	test -f f2fs_packed.ko -a -x tools/f2fs-gc/f2fs-gc
+	test -f "build/$KVER/f2fs_packed.ko" -a -x tools/f2fs-gc/f2fs-gc
 start=$(date +%s)
 rc=0
 QUICK=1 RESULTS=$res bench/run > "$out/bench.log" 2>&1 || rc=$?

@@ -12,7 +12,8 @@ GUEST_LIB_LOADED=1
 DISK1=/dev/vda
 DISK2=/dev/vdb
 DISK3=/dev/vdc
-MODULE=$REPO/f2fs_packed.ko
+# Built for this kernel by make module (scripts/vm passes KVER).
+MODULE=$REPO/build/$KVER/f2fs_packed.ko
 # dmesg patterns that fail any test.
 DMESG_BAD='WARNING:|BUG:|Oops|Call Trace|general protection|soft lockup|blocked for more than|duplicate|cannot create'
 
