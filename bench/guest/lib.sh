@@ -167,7 +167,7 @@ write_workload() {
 	local dev=$1 t0
 	mkfs_volume "$dev"
 	mkdir -p $MNT
-	mount -t f2fs -o background_gc=off "$dev" $MNT ||
+	mount_f2fs f2fs "$dev" $MNT background_gc=off ||
 		die_bench "mount -t f2fs $dev"
 	t0=$(now)
 	w_write "$MNT/$W_DIR"
@@ -404,7 +404,7 @@ run_variant() {
 	t0=$(now)
 	fresh_volume
 	echo "fresh_seconds $(elapsed_since "$t0")" >> "$d/run.txt"
-	mount -t "$fs" -o "$opts" "$WORK_DEV" $MNT || die_bench "mount -t $fs -o $opts"
+	mount_f2fs "$fs" "$WORK_DEV" $MNT "$opts" || die_bench "mount -t $fs -o $opts"
 	[ -z "$order" ] || echo "$order" > "$sys/gc_pack_order"
 	grep " $MNT " /proc/mounts >> "$d/run.txt"
 	frag_map "$MNT/$W_DIR" "$d/before.frag"
@@ -515,7 +515,7 @@ warm_up() {
 	for fs in f2fs f2fs_packed; do
 		mkfs.f2fs -q -f -s 1 "$WARM_DEV" $((64 * 1048576 / $(blockdev --getss "$WARM_DEV"))) \
 			> /dev/null || return 0
-		mount -t "$fs" -o background_gc=off "$WARM_DEV" $MNT || return 0
+		mount_f2fs "$fs" "$WARM_DEV" $MNT background_gc=off || return 0
 		fio_interleave $MNT/w 8 256 4k
 		rm -f $MNT/w/f.0.[0246]
 		sync

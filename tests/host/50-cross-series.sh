@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# On-disk compatibility across kernel series: one volume goes from boot to
+# boot. f2fs_packed of the newest series creates it (fragmented, packing
+# GC), then stock f2fs and f2fs_packed of every series in turn mount it,
+# verify every file's sha256, add files and run GC; last, f2fs_packed of
+# the newest series reads it back. fsck.f2fs is clean after every step.
+set -eu
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+. scripts/lib.sh
+. tests/lib/host.sh
+
+out=${TEST_OUT:-$top/tests/out/50-cross-series}
+mkdir -p "$out"
+img=$out/volume.img
+rm -f "$img" "$out/sums"
+truncate -s 512M "$img"
+
+series=$(supported_series)
+newest=$(echo "$series" | tr ' ' '\n' | sort -V | tail -1)
+kernel_of() {
+	series_test_kernel "$1"
+}
+for s in $series; do
+	must "f2fs_packed built for $(kernel_of "$s")" \
+		make -s KVER="$(kernel_of "$s")" module
+done
+
+# boot SERIES STEP MODULE
+boot() {
+	local k rc=0
+	k=$(kernel_of "$1")
+	VM_DISK_1=$img scripts/vm -k "$k" -d 1 -l "$out/console-$1-$2-$3.log" \
+		-o "$out" tests/steps/cross-series.sh "$2" "$3" \
+		> "$out/step.log" 2>&1 || rc=$?
+	grep -hE '^(not )?ok ' "$out/console-$1-$2-$3.log" | sed 's/^/# /'
+	cat "$out/step.log" >&2
+	return $rc
+}
+
+must "f2fs_packed of $newest creates the volume" boot "$newest" create f2fs_packed
+for s in $series; do
+	check "stock f2fs of $s reads and extends it" boot "$s" extend f2fs
+	check "f2fs_packed of $s reads and extends it" boot "$s" extend f2fs_packed
+done
+check "f2fs_packed of $newest reads it back" boot "$newest" extend f2fs_packed
+rm -f "$img"
+finish
