@@ -16,7 +16,7 @@ cd "$top"
 out=${TEST_OUT:-$top/tests/out/50-cross-series}
 mkdir -p "$out"
 img=$out/volume.img
-rm -f "$img" "$out/sums"
+rm -f "$img" "$out/sums" "$out"/console-*.log
 truncate -s 512M "$img"
 
 series=$(supported_series)
@@ -29,15 +29,19 @@ for s in $series; do
 		make -s KVER="$(kernel_of "$s")" module
 done
 
-# boot SERIES STEP MODULE
+# boot SERIES STEP MODULE: one step in a VM of SERIES, console log kept
+# as console-<n>-<series>-<step>-<module>.log.
+nboot=0
 boot() {
-	local k rc=0
+	local k rc=0 log
 	k=$(kernel_of "$1")
-	VM_DISK_1=$img scripts/vm -k "$k" -d 1 -l "$out/console-$1-$2-$3.log" \
+	nboot=$((nboot + 1))
+	log=$out/console-$nboot-$1-$2-$3.log
+	VM_DISK_1=$img scripts/vm -k "$k" -d 1 -l "$log" \
 		-o "$out" tests/steps/cross-series.sh "$2" "$3" \
 		> "$out/step.log" 2>&1 || rc=$?
-	grep -hE '^(not )?ok ' "$out/console-$1-$2-$3.log" | sed 's/^/# /'
-	cat "$out/step.log" >&2
+	grep -hE '^(not )?ok ' "$log" | sed 's/^/# /'
+	sed 's/^/# /' "$out/step.log"
 	return $rc
 }
 

@@ -42,7 +42,7 @@ mkfs_f2fs() {
 # mount_f2fs TYPE DEV MNT [OPTIONS]: mount, status of mount(8).
 # background_gc=off keeps GC to what a test asks for, but 6.12 refuses it
 # on zoned volumes ("zoned devices need bggc"). There the GC thread runs
-# and no_zoned_gc_percent=0 tells it that free space is always enough,
+# and gc_no_zoned_gc_percent=0 tells it that free space is always enough,
 # written right after the mount: the thread's first look, 10 ms in, sees
 # a volume far above its default 60% free and sleeps for a minute.
 mount_f2fs() {
@@ -51,12 +51,13 @@ mount_f2fs() {
 	mount -t "$1" ${opts:+-o "$opts"} "$2" "$3" 2>/dev/null && return 0
 	case ,$opts, in
 	*,background_gc=off,*)
-		dmesg | tail -n 3 | grep -q 'zoned devices need bggc' || return 1 ;;
+		dmesg | grep -q "zoned devices need bggc" || return 1 ;;
 	*) return 1 ;;
 	esac
 	opts=$(echo ",$opts," | sed 's/,background_gc=off,/,background_gc=on,nogc_merge,/;s/^,//;s/,$//')
-	mount -t "$1" -o "$opts" "$2" "$3" &&
-		echo 0 > "$(sysfs_dev "$1" "$2")/no_zoned_gc_percent"
+	mount -t "$1" -o "$opts" "$2" "$3" || return 1
+	echo 0 > "$(sysfs_dev "$1" "$2")/gc_no_zoned_gc_percent" ||
+		{ umount "$3"; return 1; }
 }
 
 # mount_fs TYPE DEV MNT [OPTIONS]: mount_f2fs, or fail the test.
