@@ -37,8 +37,8 @@ run() {
 
 # dkms_installed [KVER...]: installed for each (default: every kernel).
 dkms_installed() {
-	local k
-	for k in ${@:-$kernels}; do
+	local k ks=${*:-$kernels}
+	for k in $ks; do
 		dkms status -m "$name" -v "$version" -k "$k" | grep -q ': installed$' ||
 			{ log "not installed for $k"; return 1; }
 	done

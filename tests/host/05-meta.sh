@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# META is the one declaration of the supported series: every series it
+# lists has its patch directory, a test kernel and known guest tests; no
+# patch directory lies outside it; the README's "Supported kernels" line
+# names exactly its series; DKMS's BUILD_EXCLUSIVE_KERNEL regex, made from
+# it, takes every one of its series' kernels and refuses others.
+set -eu
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+. scripts/lib.sh
+. tests/lib/host.sh
+
+series=$(supported_series)
+log "META: $series"
+must "META lists series" test -n "$series"
+for s in $series; do
+	check "$s: patches/$s/series exists" test -f "patches/$s/series"
+	check "$s: a test kernel is named" test -n "$(series_test_kernel "$s")"
+	check "$s: its test kernel is of series $s" \
+		test "$(series_of_kver "$(series_test_kernel "$s")")" = "$s"
+	tests=$(series_tests "$s")
+	if [ "$tests" != all ]; then
+		for t in $tests; do
+			check "$s: guest test $t exists" test -f "tests/guest/$t.sh"
+		done
+	fi
+done
+for d in patches/*/; do
+	d=$(basename "$d")
+	check "patches/$d is a series of META" sh -c "echo ' $series ' | grep -q ' $d '"
+done
+
+readme_series() {
+	sed -n '/^Supported kernels:/,/^$/p' README.md |
+		grep -o '\*\*[0-9][0-9.]*\*\*' | tr -d '*' | paste -sd ' '
+}
+check "README's Supported kernels names META's series ($(readme_series))" \
+	test "$(readme_series)" = "$series"
+
+regex=$(series_kernel_regex)
+log "BUILD_EXCLUSIVE_KERNEL=$regex"
+for s in $series; do
+	check "regex takes $(series_test_kernel "$s")" \
+		sh -c "echo '$(series_test_kernel "$s")' | grep -qE '$regex'"
+done
+for k in 5.10.0-30-amd64 6.10.1 6.11.0-1-amd64 6.120.1 7.2.13+deb14-amd64; do
+	case " $series " in *" $(series_of_kver "$k") "*) continue ;; esac
+	check "regex refuses $k" sh -c "! echo '$k' | grep -qE '$regex'"
+done
+finish
