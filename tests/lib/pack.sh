@@ -76,7 +76,7 @@ pack_stat() {
 	cat "$(sysfs_dev f2fs_packed "$(findmnt -no SOURCE "$1")")/$2"
 }
 
-# sum_pack_stats MNT: "blocks inodes sections fallbacks" on one line.
+# pack_stats MNT: the gc_pack_* counters as "name=value ..." on one line.
 pack_stats() {
 	local s out=
 	for s in blocks inodes sections early_drains alloc_fallbacks dropped stale; do
