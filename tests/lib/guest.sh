@@ -14,8 +14,10 @@ DISK2=/dev/vdb
 DISK3=/dev/vdc
 # Built for this kernel by make module (scripts/vm passes KVER).
 MODULE=$REPO/build/$KVER/f2fs_packed.ko
-# dmesg patterns that fail any test.
+# dmesg patterns that fail any test: the kernel's own, and f2fs's lines
+# that say the file system is damaged (ours or stock's prefix).
 DMESG_BAD='WARNING:|BUG:|Oops|Call Trace|general protection|soft lockup|blocked for more than|duplicate|cannot create'
+DMESG_BAD="$DMESG_BAD|F2FS(_PACKED)?-fs \([^)]*\) ?: .*([Mm]ismatch|[Ii]nconsistent|[Cc]orrupt|run fsck|Unaligned)"
 
 # shellcheck source=tests/lib/tap.sh
 . "$REPO/tests/lib/tap.sh"
@@ -105,7 +107,7 @@ dmesg_clean() {
 }
 
 finish() {
-	check "dmesg free of WARN/BUG/Oops" dmesg_clean
+	check "dmesg free of WARN/BUG/Oops and f2fs errors" dmesg_clean
 	report
 }
 

@@ -113,8 +113,9 @@ interleave_buffered() {
 # zoned_dmesg_clean: no I/O error, failed zone operation or f2fs error in
 # the kernel log (writes out of write pointer order end as I/O errors).
 # 6.12 says "Checking entire write pointers" at every mount.
+ZONED_DMESG_BAD='I/O error|blk_update_request|critical (medium|target)|Unaligned zone|write pointer|zone.*(fail|error)|F2FS(_PACKED)?-fs.*(error|fail|inconsistent|corrupt)'
 zoned_dmesg_clean() {
-	! dmesg | grep -v 'Checking entire write pointers' | grep -Ei 'I/O error|blk_update_request|critical (medium|target)|Unaligned zone|write pointer|zone.*(fail|error)|F2FS-fs.*(error|fail|inconsistent|corrupt)'
+	! dmesg | grep -v 'Checking entire write pointers' | grep -Ei "$ZONED_DMESG_BAD"
 }
 
 # f2fs_sb_u32 DEV OFFSET: a 32-bit field of the f2fs superblock on DEV,

@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel-log checks every guest test ends with (tests/lib/guest.sh,
+# dmesg_clean; tests/lib/zoned.sh, zoned_dmesg_clean) catch f2fs's own
+# error lines, under our prefix F2FS_PACKED-fs as well as stock's F2FS-fs,
+# and let the lines a healthy run prints pass. Fed sample lines here, on
+# the host, so that a check that cannot fail shows up without a VM.
+set -eu
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+. tests/lib/host.sh
+
+# The patterns as the guest libraries define them.
+patterns=$(REPO=$top KVER=none bash -c '. tests/lib/zoned.sh
+	printf "%s\n%s\n" "$DMESG_BAD" "$ZONED_DMESG_BAD"')
+dmesg_bad=$(echo "$patterns" | sed -n 1p)
+zoned_bad=$(echo "$patterns" | sed -n 2p)
+must "guest.sh defines DMESG_BAD" test -n "$dmesg_bad"
+must "zoned.sh defines ZONED_DMESG_BAD" test -n "$zoned_bad"
+
+# catches PATTERN LINE / passes PATTERN LINE
+catches() { echo "$2" | grep -qE "$1"; }
+passes() { ! echo "$2" | grep -qE "$1"; }
+
+while IFS= read -r line; do
+	check "DMESG_BAD catches: ${line#*] }" catches "$dmesg_bad" "$line"
+done <<'LINES'
+[   12.345678] F2FS_PACKED-fs (vda): mismatched blkaddr 8192 (source_blkaddr 4096) in seg 3
+[   12.345678] F2FS_PACKED-fs (vda): Inconsistent segment (70) type [0, 1] in SIT and SSA
+[   12.345678] F2FS-fs (vdb): inconsistent node block, nid:5, node_footer[nid:5,ino:5,ofs:0]
+[   12.345678] F2FS_PACKED-fs (vda): corrupted summary footer, run fsck to fix.
+[   12.345678] F2FS_PACKED-fs (zpack): (0) : Unaligned zone reset attempted (block 3000 + 800)
+[   12.345678] WARNING: CPU: 1 PID: 77 at fs/f2fs/gc.c:1234 do_garbage_collect+0x1/0x2
+LINES
+
+while IFS= read -r line; do
+	check "ZONED_DMESG_BAD catches: ${line#*] }" catches "$zoned_bad" "$line"
+done <<'LINES'
+[   12.345678] F2FS_PACKED-fs (zpack): Failed to reset zone 12: error -5
+[   12.345678] I/O error, dev nullb0, sector 24576 op 0x1:(WRITE) flags 0x8800
+[   12.345678] F2FS_PACKED-fs (zpack): write pointer of zone 3 is inconsistent
+[   12.345678] F2FS_PACKED-fs (zpack): Issue discard(3000, 3000, 800) failed, ret: -5
+LINES
+
+while IFS= read -r line; do
+	check "both pass: ${line#*] }" sh -c '! echo "$3" | grep -qE "$1" &&
+		! echo "$3" | grep -v "Checking entire write pointers" | grep -qE "$2"' \
+		sh "$dmesg_bad" "$zoned_bad" "$line"
+done <<'LINES'
+[    5.123456] F2FS_PACKED-fs (vda): Mounted with checkpoint version = 7a8b9c
+[    5.123456] F2FS_PACKED-fs (zpack): Checking entire write pointers
+[    5.123456] F2FS_PACKED-fs (zpack): zoned devices need bggc
+[    5.123456] F2FS_PACKED-fs (vda) : inject kmalloc in f2fs_kmalloc of f2fs_gc_pack_queue+0x5c/0x120
+[    5.123456] F2FS_PACKED-fs (vda): Stopped filesystem due to reason: 3
+[    5.123456] f2fs_packed: loading out-of-tree module taints kernel.
+LINES
+finish
