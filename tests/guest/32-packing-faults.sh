@@ -5,9 +5,13 @@
 #    are migrated at once (fallback counter moves), nothing is lost;
 #  - a tiny gc_pack_max_blocks: the queue drains early and still packs;
 #  - the knobs toggled while GC runs: nothing lost, no record left over;
-#  - fsfreeze while GC loops, then a shutdown (checkpoint error) in the
-#    middle of GC: no record left (gc_pack_queued 0, rmmod's slab check
-#    clean), synced data intact.
+#  - fsfreeze while GC loops: on 6.1 and 6.12 each GC ioctl holds the
+#    superblock's write reference, so the freeze waits for the running
+#    call and the loop's next call waits for the thaw; no exit inside GC
+#    is reached (that is 7.x's freezing() exit). Checked: no deadlock,
+#    the loop goes on after the thaw, data intact.
+#  - a shutdown (checkpoint error) in the middle of GC: no record left
+#    (gc_pack_queued 0, rmmod's slab check clean), synced data intact.
 # vm: -d 3 -s 512M
 set -eu
 . "$REPO/tests/lib/pack.sh"
@@ -49,7 +53,6 @@ sleep 2
 check "thaw after GC" fsfreeze -u /mnt/a
 check "GC loop ends after thaw" wait $gc
 check "freeze: data intact" sha_verify /mnt/a/freeze /tmp/freeze.sha
-check "freeze: no record left after GC" test "$(queued_records /mnt/a)" -eq 0
 
 ## checkpoint error (shutdown) in the middle of GC
 prepare /mnt/a shutdown

@@ -54,6 +54,7 @@ done <<'LINES'
 [    5.123456] F2FS_PACKED-fs (zpack): zoned devices need bggc
 [    5.123456] F2FS_PACKED-fs (vda) : inject kmalloc in f2fs_kmalloc of f2fs_gc_pack_queue+0x5c/0x120
 [    5.123456] F2FS_PACKED-fs (vda): Stopped filesystem due to reason: 3
+[    5.123456] F2FS_PACKED-fs (vdb): Magic Mismatch, valid(0xf2f52010) - read(0x4a08a9c2)
 [    5.123456] f2fs_packed: loading out-of-tree module taints kernel.
 LINES
 finish

@@ -16,17 +16,15 @@ need_gc_tool() {
 	must "f2fs-gc is built" test -x "$GC_TOOL"
 }
 
-# interleave DIR NFILES KIB [BS [RW]]: write NFILES files of KIB KiB
+# interleave DIR NFILES KIB [BS]: write NFILES files of KIB KiB
 # round-robin, BS (default 4k) at a time with O_DIRECT, so that on disk
-# the files' blocks alternate. RW is fio's: write (default) in rising
-# offsets, randwrite in a shuffled order of each file's blocks (each once).
-# Files are DIR/f.0.<i>.
+# the files' blocks alternate. Files are DIR/f.0.<i>.
 interleave() {
-	local bs=${4:-4k} rw=${5:-write}
+	local bs=${4:-4k}
 	mkdir -p "$1"
 	fio --name=f --directory="$1" --nrfiles="$2" --filesize="${3}k" \
 		--size="$(($2 * $3))k" --bs="$bs" \
-		--rw="$rw" --direct=1 --ioengine=psync \
+		--rw=write --direct=1 --ioengine=psync \
 		--file_service_type=roundrobin --randrepeat=1 \
 		--eta=never --output=/dev/null ||
 		{ fail "fio could not write the interleaved files"; finish; }
