@@ -90,3 +90,25 @@ installed_supported_kernels() {
 		esac
 	done | sort -V
 }
+
+# What we import of a kernel tree (its Makefile gives the version); the one
+# list that import, refresh and dkms-tree read.
+UPSTREAM_FILES="fs/f2fs include/linux/f2fs_fs.h include/uapi/linux/f2fs.h include/trace/events/f2fs.h"
+
+# extract_upstream SRC SERIES DEST: the Makefile and UPSTREAM_FILES of a
+# kernel tree (a directory) or of Debian's linux-source-SERIES tarball
+# (SRC ending in .tar.xz) into DEST, in kernel layout.
+extract_upstream() {
+	local src=$1 series=$2 dest=$3 f members=
+	mkdir -p "$dest"
+	# shellcheck disable=SC2086 # UPSTREAM_FILES is a list of paths
+	case $src in
+	*.tar.xz)
+		for f in Makefile $UPSTREAM_FILES; do
+			members="$members linux-source-$series/$f"
+		done
+		tar -C "$dest" -xJf "$src" --strip-components=1 $members ;;
+	*)
+		(cd "$src" && tar cf - Makefile $UPSTREAM_FILES) | tar -C "$dest" -xf - ;;
+	esac
+}
