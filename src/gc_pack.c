@@ -11,14 +11,19 @@
  * on-disk order: blocks of files that were interleaved in the source stay
  * interleaved in the destination.
  *
- * With packing, phase 3 queues one record per valid block on its inode's
- * gc inode entry instead, and phase 4 does not run. Once every segment of
- * the section has been scanned (or the queue reaches gc_pack_max_blocks),
- * a pack pass migrates the queue inode by inode, each inode's blocks in
- * file-offset order, through the helper phase 4 itself uses: the same
- * i_gc_rwsem trylocks and dio wait, and the same validity checks
- * (is_alive() against the node here, check_valid_map() inside the move),
- * so a block rewritten or deleted while queued is skipped, never moved.
+ * With packing, phase 4 queues one record per block it would migrate on
+ * its inode's gc inode entry instead, so the blocks it picks are exactly
+ * the ones legacy GC would move: every valid block whose owner is on
+ * gc_list, including blocks whose own phase-3 step failed. Once every
+ * segment of the section has been scanned (or the queue reaches
+ * gc_pack_max_blocks), a pack pass migrates the queue inode by inode, each
+ * inode's blocks in file-offset order, through the helper phase 4 itself
+ * uses: the same i_gc_rwsem trylocks and dio wait, and the same validity
+ * checks (is_alive() against the live summary entry, check_valid_map()
+ * inside the move), so a block rewritten, deleted or given another owner
+ * while queued is skipped or moved for its new owner, never lost. The
+ * scanned segments' summary pages stay referenced until their records are
+ * migrated, as do_garbage_collect() references them during the scan.
  *
  * Only FG_GC packs: BG_GC just dirties the pages and leaves placement to
  * writeback. The knobs are read once per section (f2fs_gc_pack_begin()),
@@ -27,7 +32,7 @@
  */
 #include <linux/fs.h>
 #include <linux/f2fs_fs.h>
-#include <linux/bitmap.h>
+#include <linux/slab.h>
 #include <linux/list_sort.h>
 #include <linux/parser.h>
 #include <linux/seq_file.h>
@@ -46,9 +51,8 @@
 /* One valid block of a victim section, queued for the pack pass. */
 struct gc_pack_block {
 	struct list_head list;
-	struct f2fs_summary sum;	/* owner, for the is_alive() re-check */
 	block_t blkaddr;		/* where it is now */
-	pgoff_t bidx;			/* where it is in its file */
+	pgoff_t bidx;			/* where it was in its file: sort key */
 };
 
 static struct kmem_cache *gc_pack_block_slab;
@@ -70,9 +74,10 @@ struct gc_pack_ctl *f2fs_gc_pack_begin(struct f2fs_sb_info *sbi,
 		return NULL;
 
 	memset(pack, 0, sizeof(*pack));
-	/* Without it seg_freed could not be told; migrate as upstream does. */
-	pack->awaiting = bitmap_zalloc(SEGS_PER_SEC(sbi), GFP_NOFS);
-	if (!pack->awaiting)
+	/* Without it the pass could not re-check; migrate as upstream does. */
+	pack->sum_pages = kcalloc(SEGS_PER_SEC(sbi), sizeof(*pack->sum_pages),
+				  GFP_NOFS);
+	if (!pack->sum_pages)
 		return NULL;
 	pack->sbi = sbi;
 	pack->gc_type = gc_type;
@@ -88,15 +93,14 @@ bool f2fs_gc_pack_active(struct gc_pack_ctl *pack)
 }
 
 /*
- * Queue one block of @inode, which add_gc_inode() has just put on
- * @gc_list. False when there is no record for it: the caller migrates the
- * block at once, as phase 4 would, so memory pressure costs the packing of
- * that block but never the block itself or GC's progress.
+ * Queue the block at @blkaddr of @inode, which phase 4 found on @gc_list.
+ * False when there is no record for it: the caller migrates the block at
+ * once, as phase 4 would, so memory pressure costs the packing of that
+ * block but never the block itself or GC's progress.
  */
 bool f2fs_gc_pack_queue(struct gc_pack_ctl *pack,
 			struct gc_inode_list *gc_list, struct inode *inode,
-			struct f2fs_summary *sum, block_t blkaddr,
-			pgoff_t bidx)
+			block_t blkaddr, pgoff_t bidx)
 {
 	struct f2fs_gc_pack_info *info = &pack->sbi->gc_pack;
 	struct inode_entry *ie;
@@ -112,7 +116,6 @@ bool f2fs_gc_pack_queue(struct gc_pack_ctl *pack,
 		info->alloc_fallbacks++;
 		return false;
 	}
-	b->sum = *sum;
 	b->blkaddr = blkaddr;
 	b->bidx = bidx;
 	list_add_tail(&b->list, &ie->gc_pack_blocks);
@@ -133,47 +136,70 @@ static int gc_pack_cmp_offset(void *priv, const struct list_head *a,
 	return x < y ? -1 : x > y;
 }
 
-/* 1 if the block was moved, 0 if it died meanwhile or was skipped. */
-static int gc_pack_move(struct gc_pack_ctl *pack, struct inode *inode,
-			struct gc_pack_block *b)
+/*
+ * 1 if the block was moved, 0 if it died meanwhile or was skipped. The
+ * check is phase 4's, against the live summary entry: f2fs_replace_block()
+ * (collapse/insert range, move_range, atomic commit) gives a block another
+ * node or owner without moving it, and rewrites only that entry.
+ */
+static int gc_pack_move(struct gc_pack_ctl *pack,
+			struct gc_inode_list *gc_list, struct gc_pack_block *b)
 {
 	struct f2fs_sb_info *sbi = pack->sbi;
+	unsigned int segno = GET_SEGNO(sbi, b->blkaddr);
+	unsigned int off = GET_BLKOFF_FROM_SEG0(sbi, b->blkaddr);
+	struct f2fs_summary_block *sum;
+	struct f2fs_summary *entry;
+	struct inode_entry *ie;
 	struct node_info dni;
 	unsigned int nofs;
 
-	if (!is_alive(sbi, &b->sum, &dni, b->blkaddr, &nofs)) {
+	sum = page_address(pack->sum_pages[segno - pack->start_segno]);
+	entry = &sum->entries[off];
+	if (!is_alive(sbi, entry, &dni, b->blkaddr, &nofs)) {
 		sbi->gc_pack.stale++;
 		return 0;
 	}
-	return f2fs_gc_move_data_block(sbi, inode, GET_SEGNO(sbi, b->blkaddr),
-				       GET_BLKOFF_FROM_SEG0(sbi, b->blkaddr),
-				       nofs, le16_to_cpu(b->sum.ofs_in_node),
+	/* as in phase 4, the owner is whoever the summary names now */
+	ie = radix_tree_lookup(&gc_list->iroot, dni.ino);
+	if (!ie)
+		return 0;
+	return f2fs_gc_move_data_block(sbi, ie->inode, segno, off, nofs,
+				       le16_to_cpu(entry->ofs_in_node),
 				       pack->gc_type);
 }
 
 /*
  * Each awaiting segment had all its records in the queue just emptied:
  * count the ones that are free now, exactly as gc.c's in-loop check would
- * have after phase 4, and forget them.
+ * have after phase 4, and let their summary pages go.
  */
 static void gc_pack_count_freed(struct gc_pack_ctl *pack)
 {
 	struct f2fs_sb_info *sbi = pack->sbi;
 	unsigned int i;
 
-	for_each_set_bit(i, pack->awaiting, SEGS_PER_SEC(sbi))
+	for (i = 0; i < SEGS_PER_SEC(sbi); i++) {
+		if (!pack->sum_pages[i])
+			continue;
 		if (get_valid_blocks(sbi, pack->start_segno + i, false) == 0)
 			pack->segs_freed++;
-	bitmap_zero(pack->awaiting, SEGS_PER_SEC(sbi));
+		f2fs_put_page(pack->sum_pages[i], 0);
+		pack->sum_pages[i] = NULL;
+	}
 }
 
-/* Empty the queue: migrate every record, or drop them all. */
+/*
+ * Empty the queue: migrate every record, or drop them all. A checkpoint
+ * error met on the way drops the rest, as upstream leaves the remaining
+ * segments of a section alone once one is seen.
+ */
 static void gc_pack_pass(struct gc_pack_ctl *pack,
 			 struct gc_inode_list *gc_list, bool migrate)
 {
 	struct f2fs_sb_info *sbi = pack->sbi;
 	struct f2fs_gc_pack_info *info = &sbi->gc_pack;
-	unsigned int moved = 0, inodes = 0, records = 0;
+	unsigned int moved = 0, inodes = 0, records = 0, dropped = 0;
 	struct inode_entry *ie;
 	struct gc_pack_block *b, *tmp;
 
@@ -185,8 +211,12 @@ static void gc_pack_pass(struct gc_pack_ctl *pack,
 		if (migrate && pack->order == GC_PACK_ORDER_OFFSET)
 			list_sort(NULL, &ie->gc_pack_blocks, gc_pack_cmp_offset);
 		list_for_each_entry_safe(b, tmp, &ie->gc_pack_blocks, list) {
+			if (migrate && unlikely(f2fs_cp_error(sbi)))
+				migrate = false;
 			if (migrate)
-				moved += gc_pack_move(pack, ie->inode, b);
+				moved += gc_pack_move(pack, gc_list, b);
+			else
+				dropped++;
 			list_del(&b->list);
 			kmem_cache_free(gc_pack_block_slab, b);
 			info->queued--;
@@ -195,25 +225,29 @@ static void gc_pack_pass(struct gc_pack_ctl *pack,
 		inodes++;
 	}
 
-	if (migrate) {
-		pack->submitted += moved;
-		info->blocks += moved;
+	pack->submitted += moved;
+	info->blocks += moved;
+	if (dropped < records)
 		info->inodes += inodes;
-	} else {
-		info->dropped += records;
-	}
+	info->dropped += dropped;
+	if (!migrate)
+		pack->aborted = true;
 	pack->nr_queued = 0;
 	gc_pack_count_freed(pack);
 	trace_f2fs_gc_pack_end(sbi->sb, pack->start_segno, records, moved,
 			       inodes, migrate);
 }
 
-/* @segno went through phase 3: its blocks are queued, not yet moved. */
+/*
+ * @segno went through phase 4: its blocks are queued, not yet moved, and
+ * the pass re-checks them against @sum_page, which it keeps until then.
+ */
 void f2fs_gc_pack_segment_scanned(struct gc_pack_ctl *pack,
 				  struct gc_inode_list *gc_list,
-				  unsigned int segno)
+				  unsigned int segno, struct page *sum_page)
 {
-	set_bit(segno - pack->start_segno, pack->awaiting);
+	get_page(sum_page);
+	pack->sum_pages[segno - pack->start_segno] = sum_page;
 	if (pack->nr_queued >= pack->max_blocks) {
 		pack->sbi->gc_pack.early_drains++;
 		gc_pack_pass(pack, gc_list, true);
@@ -221,9 +255,9 @@ void f2fs_gc_pack_segment_scanned(struct gc_pack_ctl *pack,
 }
 
 /*
- * The section is being left early (summary unreadable, checkpoint error):
- * drop what is queued rather than write to a file system in trouble, and
- * let the rest of the section go the upstream way.
+ * The section is being left where upstream stops migrating (7.x's
+ * freezing() exit): drop what is queued, and let the rest of the section
+ * go the upstream way.
  */
 void f2fs_gc_pack_abort(struct gc_pack_ctl *pack,
 			struct gc_inode_list *gc_list)
@@ -231,18 +265,19 @@ void f2fs_gc_pack_abort(struct gc_pack_ctl *pack,
 	if (!f2fs_gc_pack_active(pack))
 		return;
 	gc_pack_pass(pack, gc_list, false);
-	pack->aborted = true;
 }
 
+/*
+ * The section is scanned: migrate the queue, unless a checkpoint error
+ * forbids writing, the one case that justifies dropping healthy work.
+ */
 void f2fs_gc_pack_end(struct gc_pack_ctl *pack,
 		      struct gc_inode_list *gc_list)
 {
 	struct f2fs_sb_info *sbi = pack->sbi;
 
-	if (unlikely(f2fs_cp_error(sbi)))
-		f2fs_gc_pack_abort(pack, gc_list);
-	else if (!pack->aborted)
-		gc_pack_pass(pack, gc_list, true);
+	if (!pack->aborted)
+		gc_pack_pass(pack, gc_list, !f2fs_cp_error(sbi));
 
 	if (pack->aborted) {
 		/*
@@ -254,7 +289,7 @@ void f2fs_gc_pack_end(struct gc_pack_ctl *pack,
 	} else {
 		sbi->gc_pack.sections++;
 	}
-	bitmap_free(pack->awaiting);
+	kfree(pack->sum_pages);
 }
 
 void f2fs_gc_pack_init(struct f2fs_sb_info *sbi)

@@ -15,6 +15,7 @@ struct f2fs_summary;
 struct gc_inode_list;
 struct inode;
 struct node_info;
+struct page;
 struct seq_file;
 
 /* gc_packing= mount option */
@@ -60,11 +61,12 @@ struct gc_pack_ctl {
 	unsigned int order;		/* knobs, read once per section */
 	unsigned int max_blocks;
 	unsigned int start_segno;
-	unsigned long *awaiting;	/* scanned segments not yet migrated */
+	/* summary pages of the scanned segments not yet migrated */
+	struct page **sum_pages;
 	unsigned int nr_queued;
 	int submitted;			/* writes issued by pack passes */
-	int segs_freed;			/* awaiting segments the passes emptied */
-	bool aborted;
+	int segs_freed;			/* scanned segments the passes emptied */
+	bool aborted;			/* records were dropped */
 };
 
 /* upstream gc.c, reached by the packing hooks */
@@ -82,11 +84,10 @@ struct gc_pack_ctl *f2fs_gc_pack_begin(struct f2fs_sb_info *sbi,
 bool f2fs_gc_pack_active(struct gc_pack_ctl *pack);
 bool f2fs_gc_pack_queue(struct gc_pack_ctl *pack,
 			struct gc_inode_list *gc_list, struct inode *inode,
-			struct f2fs_summary *sum, block_t blkaddr,
-			pgoff_t bidx);
+			block_t blkaddr, pgoff_t bidx);
 void f2fs_gc_pack_segment_scanned(struct gc_pack_ctl *pack,
 				  struct gc_inode_list *gc_list,
-				  unsigned int segno);
+				  unsigned int segno, struct page *sum_page);
 void f2fs_gc_pack_abort(struct gc_pack_ctl *pack,
 			struct gc_inode_list *gc_list);
 void f2fs_gc_pack_end(struct gc_pack_ctl *pack,

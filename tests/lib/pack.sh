@@ -111,6 +111,18 @@ trace_stop() {
 	echo 0 > /sys/kernel/tracing/events/enable
 }
 
+# section_valid PROCDIR SEGS_PER_SEC: "SECNO VALID" for every section that
+# holds valid blocks, from PROCDIR/segment_info (/proc/fs/<type>/<dev>).
+section_valid() {
+	awk -v sps="$2" 'NR > 2 {
+			for (i = 2; i <= NF; i++) {
+				split($i, tv, "|")
+				v[int(($1 + i - 2) / sps)] += tv[2]
+			}
+		}
+		END { for (s in v) if (v[s]) print s, v[s] }' "$1/segment_info"
+}
+
 # queued_records MNT: GC packing records held now (0 outside a GC pass).
 queued_records() {
 	pack_stat "$1" gc_pack_queued

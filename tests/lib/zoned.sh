@@ -135,18 +135,6 @@ log_sections() {
 		}' "$1"
 }
 
-# section_valid PROCDIR SEGS_PER_SEC: "SECNO VALID" for every section that
-# holds valid blocks, from PROCDIR/segment_info (/proc/fs/<type>/<dev>).
-section_valid() {
-	awk -v sps="$2" 'NR > 2 {
-			for (i = 2; i <= NF; i++) {
-				split($i, tv, "|")
-				v[int(($1 + i - 2) / sps)] += tv[2]
-			}
-		}
-		END { for (s in v) if (v[s]) print s, v[s] }' "$1/segment_info"
-}
-
 # zone_resets DEV DEV_START MAIN_BLKADDR BLKS_PER_SEC LOGSECS SECVALID:
 # check DEV's zones now (after umount) against f2fs's view of its
 # sections just before umount, and count the f2fs_packed:

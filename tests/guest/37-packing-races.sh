@@ -1,0 +1,271 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# What the pack pass must do that phase 4 does, each made deterministic:
+#  - blocks whose phase-3 step failed: FAULT_PAGE_ALLOC (every 2nd page
+#    f2fs allocates, counter-driven, no timing) fails some phase-3 data
+#    reads of a file whose other blocks put it on gc_list. Phase 4 still
+#    moves those blocks; packing must leave no more behind than legacy GC
+#    does on the same layout (it left twice as many when it queued in
+#    phase 3).
+#  - blocks given a new node by f2fs_replace_block() while queued: the
+#    pass is held on a page under write-back (in-place rewrite of the
+#    first queued file, its device suspended), collapse and insert range
+#    run on the second file meanwhile, then the device is resumed. Every
+#    still-valid block must be moved: stale counts only the collapsed-away
+#    blocks, every other record is migrated, and the file has the content
+#    collapse+insert give.
+#  - a checkpoint error while the pass runs: held the same way, a
+#    shutdown sets the error, and the pass must drop what it has not
+#    moved yet instead of writing on.
+# vm: -d 2 -s 512M
+set -eu
+. "$REPO/tests/lib/pack.sh"
+
+load_packed
+need_gc_tool
+modprobe dm_mod || { fail "modprobe dm_mod"; finish; }
+FAULT_PAGE_ALLOC=$((1 << 2))
+segs=4
+bps=$((segs * 512))
+
+# span FILE: "FIRST LAST" physical blocks of FILE.
+span() {
+	filefrag -v "$1" | awk '$1 ~ /^[0-9]+:$/ {
+		s = $4; sub(/\.\..*/, "", s); e = $5; sub(/:.*/, "", e)
+		if (min == "" || s + 0 < min) min = s + 0
+		if (e + 0 > max) max = e + 0 }
+		END { print min, max }'
+}
+
+# victim MNT FILE...: the start block of the section holding all of the
+# FILEs, or the test stops (the layout every check here relies on).
+victim() {
+	local mnt=$1 main sec='' f first last s b
+	shift
+	main=$(pack_stat "$mnt" main_blkaddr)
+	for f in "$@"; do
+		read -r first last < <(span "$f")
+		for b in "$first" "$last"; do
+			s=$((main + (b - main) / bps * bps))
+			[ "${sec:-$s}" = "$s" ] ||
+				{ fail "layout: $* do not share one section"; finish; }
+			sec=$s
+		done
+	done
+	echo "$sec"
+}
+
+# valid_in MNT SECSTART: valid blocks left in that section.
+valid_in() {
+	local main secno
+	main=$(pack_stat "$1" main_blkaddr)
+	secno=$((($2 - main) / bps))
+	section_valid "/proc/fs/f2fs_packed/$(basename "$(readlink -f \
+		"$(findmnt -no SOURCE "$1")")")" "$segs" |
+		awk -v s="$secno" '$1 == s { v = $2 } END { print v + 0 }'
+}
+
+# write_direct FILE KIB: KIB KiB of fio's random data with O_DIRECT and
+# an fsync: the blocks land in write order and are not checkpointed.
+write_direct() {
+	fio --name=w --filename="$1" --size="${2}k" --bs=64k --rw=write \
+		--direct=1 --end_fsync=1 --refill_buffers --eta=never \
+		--output=/dev/null || { fail "fio could not write $1"; finish; }
+}
+
+# gc_section MNT SECSTART: one sync GC_RANGE call over the section, no
+# syncfs after it; prints f2fs-gc's JSON summary.
+gc_section() {
+	"$GC_TOOL" -q -j -n -d off -r "$2:$bps" -c 1 -i 1 "$1"
+}
+
+# wait_stack PID REGEX: until the kernel stack of PID or of one of its
+# children (a backgrounded function runs in a subshell) matches REGEX, the
+# task blocked there; false if PID exits first or two minutes pass (TCG
+# is slow, but not that slow).
+wait_stack() {
+	local i p
+	for ((i = 0; i < 600; i++)); do
+		[ -e "/proc/$1" ] || return 1
+		for p in "$1" $(pgrep -P "$1"); do
+			grep -qE "$2" "/proc/$p/stack" 2>/dev/null && return 0
+		done
+		sleep 0.2
+	done
+	return 1
+}
+
+# wait_cp_error MNT: until MNT has a checkpoint error, seen as touch(1)
+# failing (f2fs_setattr() and f2fs_create() refuse with EIO before any
+# I/O), or two minutes pass.
+wait_cp_error() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		touch "$1/.cp-probe" 2>/dev/null || return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# hold_pass MNT DM FILE: rewrite FILE's first block in place and start its
+# write-back with device-mapper device DM suspended: the page stays under
+# write-back until DM is resumed, and a pack pass that comes to that block
+# waits for it there, with every record of the section queued.
+hold_pass() {
+	local sys old i
+	sys=$(sysfs_dev f2fs_packed "$(findmnt -no SOURCE "$1")")
+	old=$(cat "$sys/ipu_policy")
+	echo 1 > "$sys/ipu_policy"	# F2FS_IPU_FORCE
+	# --nolockfs: a frozen file system would block the rewrite itself
+	dmsetup suspend --nolockfs "$2"
+	python3 -c '
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.sync_file_range.argtypes = [ctypes.c_int, ctypes.c_longlong,
+				 ctypes.c_longlong, ctypes.c_uint]
+fd = os.open(sys.argv[1], os.O_WRONLY)
+os.pwrite(fd, b"\x5a" * 4096, 0)
+if libc.sync_file_range(fd, 0, 4096, 2):	# SYNC_FILE_RANGE_WRITE
+	sys.exit(os.strerror(ctypes.get_errno()))
+' "$3"
+	echo "$old" > "$sys/ipu_policy"
+	# meminfo folds the per-cpu counters in about once a second
+	for ((i = 0; i < 100; i++)); do
+		awk '$1 == "Writeback:" { exit !($2 > 0) }' /proc/meminfo && return
+		sleep 0.2
+	done
+	fail "no page under write-back to hold the pass on"
+	finish
+}
+
+# A section of the dm-backed volume: file a (256 KiB), file b (4 MiB), a
+# hole (GC passes over a full section) and a pad that moves the logs on.
+# No section is left empty but dirty, which f2fs_replace_block() warns
+# about under checkpoint=disable.
+prepare() {	# MNT DIR
+	mkdir -p "$1/$2"
+	write_direct "$1/$2/a" 256
+	write_direct "$1/$2/b" 4096
+	write_direct "$1/$2/hole" 1024
+	write_direct "$1/$2/pad" 8192
+	rm "$1/$2/hole"
+	cp "$1/$2/b" "/tmp/$2.b"
+}
+
+size=$(blockdev --getsz "$DISK1")
+dmsetup create race --table "0 $size linear $DISK1 0" ||
+	{ fail "dmsetup create"; finish; }
+# no udev in the guest, hence no /dev/mapper/race: use the dm-N node
+DM=/dev/$(dmsetup info -c --noheadings -o blkdevname race)
+
+## blocks whose phase-3 read failed
+# the same layout on a fresh volume for each: a 4 MiB file alone in its
+# section with a pad after it, deleted
+declare -A left
+for mode in off on; do
+	mkfs_f2fs "$DISK2" -s "$segs"
+	mount_fs f2fs_packed "$DISK2" /mnt/b gc_packing=$mode,background_gc=off
+	sys=$(sysfs_dev f2fs_packed "$DISK2")
+	mkdir -p "/mnt/b/$mode"
+	write_direct "/mnt/b/$mode/f" 4096
+	write_direct "/mnt/b/$mode/pad" 8192
+	rm "/mnt/b/$mode/pad"
+	sec=$(victim /mnt/b "/mnt/b/$mode/f")
+	sha_record "/mnt/b/$mode" "/tmp/p3.$mode.sha"
+	# the reads must go to the device, where the faults are
+	python3 -c 'import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "/mnt/b/$mode/f"
+	echo "$FAULT_PAGE_ALLOC" > "$sys/inject_type"
+	echo 2 > "$sys/inject_rate"
+	out=$(gc_section /mnt/b "$sec") || true
+	log "phase-3 faults, packing $mode: $(echo "$out" | grep -E '"(successes|eagain|errors)"' | tr -d '\n ') $(pack_stats /mnt/b)"
+	echo 0 > "$sys/inject_rate"
+	left[$mode]=$(valid_in /mnt/b "$sec")
+	check "phase-3 faults, packing $mode: data intact" \
+		sha_verify "/mnt/b/$mode" "/tmp/p3.$mode.sha"
+	check "phase-3 faults, packing $mode: no record left" \
+		test "$(queued_records /mnt/b)" -eq 0
+	umount_fsck "$DISK2" /mnt/b
+done
+log "phase-3 faults: valid blocks left in the victim: legacy ${left[off]}, packed ${left[on]} of 1024"
+check "phase-3 faults: legacy GC left some blocks (faults hit)" test "${left[off]}" -gt 0
+check "phase-3 faults: packing leaves no more than legacy GC" \
+	test "${left[on]}" -le $((left[off] + left[off] / 8 + 8))
+
+## blocks replaced in place while queued
+# checkpoint=disable: b's blocks are never checkpointed, so collapse and
+# insert reuse them in place through f2fs_replace_block() (checkpointed
+# blocks they copy, and the old ones die)
+mkfs_f2fs "$DM" -s "$segs"
+mount_fs f2fs_packed "$DM" /mnt/a gc_packing=on,background_gc=off,checkpoint=disable
+prepare /mnt/a replace
+sec=$(victim /mnt/a /mnt/a/replace/a /mnt/a/replace/b)
+stale0=$(pack_stat /mnt/a gc_pack_stale)
+blocks0=$(pack_stat /mnt/a gc_pack_blocks)
+hold_pass /mnt/a race /mnt/a/replace/a
+gc_section /mnt/a "$sec" > /tmp/replace.json &
+gc=$!
+must "replace: the pass waits on the held page" \
+	wait_stack $gc 'wait_on_page_writeback|folio_wait_writeback'
+queued=$(queued_records /mnt/a)
+check "replace: collapse range while queued" \
+	timeout 120 fallocate -c -o 1MiB -l 1MiB /mnt/a/replace/b
+check "replace: insert range while queued" \
+	timeout 120 fallocate -i -o 0 -l 1MiB /mnt/a/replace/b
+dmsetup resume race
+check "replace: GC call returns" wait $gc
+stale=$(($(pack_stat /mnt/a gc_pack_stale) - stale0))
+moved=$(($(pack_stat /mnt/a gc_pack_blocks) - blocks0))
+log "replace: $queued queued, $moved moved, $stale stale"
+# Under checkpoint=disable the section's emptied segments are reused at
+# once (GC's own log writes into them), so "nothing left" is told by the
+# records: each was moved unless its block died.
+check "replace: stale counts only the 256 collapsed-away blocks" test "$stale" -eq 256
+check "replace: every other record moved" test "$moved" -eq $((queued - 256))
+python3 -c '
+import sys
+d = open(sys.argv[1], "rb").read()
+d = d[:1 << 20] + d[2 << 20:]
+sys.stdout.buffer.write(bytes(1 << 20) + d)
+' /tmp/replace.b > /tmp/replace.expected
+sync
+echo 3 > /proc/sys/vm/drop_caches
+check "replace: b has the content collapse and insert give" \
+	cmp /mnt/a/replace/b /tmp/replace.expected
+check "replace: no record left" test "$(queued_records /mnt/a)" -eq 0
+check "replace: checkpoint=enable" mount -o remount,checkpoint=enable /mnt/a
+umount_fsck "$DM" /mnt/a
+
+## checkpoint error while the pass runs
+mkfs_f2fs "$DM" -s "$segs"
+mount_fs f2fs_packed "$DM" /mnt/a gc_packing=on,background_gc=off
+prepare /mnt/a cperr
+sec=$(victim /mnt/a /mnt/a/cperr/a /mnt/a/cperr/b)
+blocks0=$(pack_stat /mnt/a gc_pack_blocks)
+dropped0=$(pack_stat /mnt/a gc_pack_dropped)
+hold_pass /mnt/a race /mnt/a/cperr/a
+gc_section /mnt/a "$sec" > /dev/null &
+gc=$!
+must "cp error: the pass waits on the held page" \
+	wait_stack $gc 'wait_on_page_writeback|folio_wait_writeback'
+queued=$(queued_records /mnt/a)
+f2fs_io shutdown 2 /mnt/a > /dev/null &	# F2FS_GOING_DOWN_NOSYNC
+sd=$!
+must "cp error: the shutdown has set it" wait_cp_error /mnt/a
+dmsetup resume race
+wait $gc || true
+wait $sd || true
+moved=$(($(pack_stat /mnt/a gc_pack_blocks) - blocks0))
+dropped=$(($(pack_stat /mnt/a gc_pack_dropped) - dropped0))
+log "cp error: $queued queued, $moved moved, $dropped dropped"
+check "cp error: records were queued" test "$queued" -gt 1000
+check "cp error: at most the held block moved after the error" test "$moved" -le 1
+check "cp error: every other record dropped" test "$dropped" -eq $((queued - moved))
+check "cp error: no record left" test "$(queued_records /mnt/a)" -eq 0
+umount /mnt/a
+mount_fs f2fs_packed "$DM" /mnt/a
+check "cp error: fsync'd b intact after the recovery mount" cmp /mnt/a/cperr/b /tmp/cperr.b
+umount_fsck "$DM" /mnt/a
+dmsetup remove race
+finish
