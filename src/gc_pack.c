@@ -75,9 +75,8 @@ struct gc_pack_ctl *f2fs_gc_pack_begin(struct f2fs_sb_info *sbi,
 
 	memset(pack, 0, sizeof(*pack));
 	/* Without it the pass could not re-check; migrate as upstream does. */
-	pack->sum_pages = kcalloc(SEGS_PER_SEC(sbi), sizeof(*pack->sum_pages),
-				  GFP_NOFS);
-	if (!pack->sum_pages)
+	pack->segs = kcalloc(SEGS_PER_SEC(sbi), sizeof(*pack->segs), GFP_NOFS);
+	if (!pack->segs)
 		return NULL;
 	pack->sbi = sbi;
 	pack->gc_type = gc_type;
@@ -148,14 +147,12 @@ static int gc_pack_move(struct gc_pack_ctl *pack,
 	struct f2fs_sb_info *sbi = pack->sbi;
 	unsigned int segno = GET_SEGNO(sbi, b->blkaddr);
 	unsigned int off = GET_BLKOFF_FROM_SEG0(sbi, b->blkaddr);
-	struct f2fs_summary_block *sum;
 	struct f2fs_summary *entry;
 	struct inode_entry *ie;
 	struct node_info dni;
 	unsigned int nofs;
 
-	sum = page_address(pack->sum_pages[segno - pack->start_segno]);
-	entry = &sum->entries[off];
+	entry = &pack->segs[segno - pack->start_segno].entries[off];
 	if (!is_alive(sbi, entry, &dni, b->blkaddr, &nofs)) {
 		sbi->gc_pack.stale++;
 		return 0;
@@ -180,12 +177,12 @@ static void gc_pack_count_freed(struct gc_pack_ctl *pack)
 	unsigned int i;
 
 	for (i = 0; i < SEGS_PER_SEC(sbi); i++) {
-		if (!pack->sum_pages[i])
+		if (!pack->segs[i].sum_page)
 			continue;
 		if (get_valid_blocks(sbi, pack->start_segno + i, false) == 0)
 			pack->segs_freed++;
-		f2fs_put_page(pack->sum_pages[i], 0);
-		pack->sum_pages[i] = NULL;
+		put_page(pack->segs[i].sum_page);
+		pack->segs[i].sum_page = NULL;
 	}
 }
 
@@ -240,14 +237,19 @@ static void gc_pack_pass(struct gc_pack_ctl *pack,
 
 /*
  * @segno went through phase 4: its blocks are queued, not yet moved, and
- * the pass re-checks them against @sum_page, which it keeps until then.
+ * the pass re-checks them against its summary @entries, whose @sum_page
+ * it keeps until then.
  */
 void f2fs_gc_pack_segment_scanned(struct gc_pack_ctl *pack,
 				  struct gc_inode_list *gc_list,
-				  unsigned int segno, struct page *sum_page)
+				  unsigned int segno, struct page *sum_page,
+				  struct f2fs_summary *entries)
 {
+	struct gc_pack_segment *seg = &pack->segs[segno - pack->start_segno];
+
 	get_page(sum_page);
-	pack->sum_pages[segno - pack->start_segno] = sum_page;
+	seg->sum_page = sum_page;
+	seg->entries = entries;
 	if (pack->nr_queued >= pack->max_blocks) {
 		pack->sbi->gc_pack.early_drains++;
 		gc_pack_pass(pack, gc_list, true);
@@ -289,7 +291,7 @@ void f2fs_gc_pack_end(struct gc_pack_ctl *pack,
 	} else {
 		sbi->gc_pack.sections++;
 	}
-	kfree(pack->sum_pages);
+	kfree(pack->segs);
 }
 
 void f2fs_gc_pack_init(struct f2fs_sb_info *sbi)

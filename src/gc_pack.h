@@ -54,6 +54,12 @@ struct f2fs_gc_pack_info {
 	u64 stale;		/* records whose block died before the pass */
 };
 
+/* A scanned segment's summary entries, and the page that holds them. */
+struct gc_pack_segment {
+	struct page *sum_page;
+	struct f2fs_summary *entries;
+};
+
 /* One victim section's packing state, on do_garbage_collect()'s stack. */
 struct gc_pack_ctl {
 	struct f2fs_sb_info *sbi;
@@ -61,8 +67,8 @@ struct gc_pack_ctl {
 	unsigned int order;		/* knobs, read once per section */
 	unsigned int max_blocks;
 	unsigned int start_segno;
-	/* summary pages of the scanned segments not yet migrated */
-	struct page **sum_pages;
+	/* the scanned segments not yet migrated: their summaries, held */
+	struct gc_pack_segment *segs;
 	unsigned int nr_queued;
 	int submitted;			/* writes issued by pack passes */
 	int segs_freed;			/* scanned segments the passes emptied */
@@ -87,7 +93,8 @@ bool f2fs_gc_pack_queue(struct gc_pack_ctl *pack,
 			block_t blkaddr, pgoff_t bidx);
 void f2fs_gc_pack_segment_scanned(struct gc_pack_ctl *pack,
 				  struct gc_inode_list *gc_list,
-				  unsigned int segno, struct page *sum_page);
+				  unsigned int segno, struct page *sum_page,
+				  struct f2fs_summary *entries);
 void f2fs_gc_pack_abort(struct gc_pack_ctl *pack,
 			struct gc_inode_list *gc_list);
 void f2fs_gc_pack_end(struct gc_pack_ctl *pack,
