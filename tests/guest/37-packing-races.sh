@@ -17,6 +17,9 @@
 #  - a checkpoint error while the pass runs: held the same way, a
 #    shutdown sets the error, and the pass must drop what it has not
 #    moved yet instead of writing on.
+#  - a summary block that cannot be read (a dm error target over it):
+#    do_garbage_collect() returns -EIO, which f2fs_gc() must not count
+#    as freed segments or a freed section.
 # vm: -d 2 -s 512M
 set -eu
 . "$REPO/tests/lib/pack.sh"
@@ -267,6 +270,37 @@ check "cp error: no record left" test "$(queued_records /mnt/a)" -eq 0
 umount /mnt/a
 mount_fs f2fs_packed "$DM" /mnt/a
 check "cp error: fsync'd b intact after the recovery mount" cmp /mnt/a/cperr/b /tmp/cperr.b
+umount_fsck "$DM" /mnt/a
+## a summary block that cannot be read (6.1 counted it as freeing)
+mkfs_f2fs "$DM" -s "$segs"
+mount_fs f2fs_packed "$DM" /mnt/a gc_packing=on,background_gc=off
+prepare /mnt/a ssa
+sha_record /mnt/a/ssa /tmp/ssa.sha
+sec=$(victim /mnt/a /mnt/a/ssa/a /mnt/a/ssa/b)
+main=$(pack_stat /mnt/a main_blkaddr)
+umount /mnt/a	# the victim's summary is read from the device again
+ssa=$(f2fs_sb_u32 "$DM" 88)	# ssa_blkaddr
+bad=$(((ssa + (sec - main) / 512) * 8))	# its first segment's, in sectors
+dmsetup suspend race
+dmsetup load race --table "0 $bad linear $DISK1 0
+$bad 8 error
+$((bad + 8)) $((size - bad - 8)) linear $DISK1 $((bad + 8))"
+dmsetup resume race
+mount_fs f2fs_packed "$DM" /mnt/a gc_packing=on,background_gc=off
+trace_start f2fs_gc_end
+gc_section /mnt/a "$sec" > /dev/null 2>&1 || true
+trace_stop
+seg_freed=$(trace_gc_end_sum seg_freed)
+log "unreadable summary: f2fs_gc_end seg_freed $seg_freed, sec_freed $(trace_gc_end_sum sec_freed)"
+check "unreadable summary: no segment counted as freed" test "$seg_freed" -eq 0
+check "unreadable summary: no section counted as freed" test "$(trace_gc_end_sum sec_freed)" -eq 0
+check "unreadable summary: no record left" test "$(queued_records /mnt/a)" -eq 0
+umount /mnt/a
+dmsetup suspend race
+dmsetup load race --table "0 $size linear $DISK1 0"
+dmsetup resume race
+mount_fs f2fs_packed "$DM" /mnt/a
+check "unreadable summary: data intact" sha_verify /mnt/a/ssa /tmp/ssa.sha
 umount_fsck "$DM" /mnt/a
 dmsetup remove race
 finish

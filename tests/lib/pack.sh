@@ -111,6 +111,12 @@ trace_stop() {
 	echo 0 > /sys/kernel/tracing/events/enable
 }
 
+# f2fs_sb_u32 DEV OFFSET: a 32-bit field of the f2fs superblock on DEV,
+# OFFSET bytes into struct f2fs_super_block (92: main_blkaddr).
+f2fs_sb_u32() {
+	od -An -tu4 -j $((1024 + $2)) -N4 "$1" | tr -d ' '
+}
+
 # section_valid PROCDIR SEGS_PER_SEC: "SECNO VALID" for every section that
 # holds valid blocks, from PROCDIR/segment_info (/proc/fs/<type>/<dev>).
 section_valid() {

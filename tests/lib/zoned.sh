@@ -118,12 +118,6 @@ zoned_dmesg_clean() {
 	! dmesg | grep -v 'Checking entire write pointers' | grep -Ei "$ZONED_DMESG_BAD"
 }
 
-# f2fs_sb_u32 DEV OFFSET: a 32-bit field of the f2fs superblock on DEV,
-# OFFSET bytes into struct f2fs_super_block (92: main_blkaddr).
-f2fs_sb_u32() {
-	od -An -tu4 -j $((1024 + $2)) -N4 "$1" | tr -d ' '
-}
-
 # log_sections STATUS NAME: the section of each of the six logs' current
 # segment, from the debugfs status file STATUS (of f2fs or f2fs_packed)
 # for the volume whose first device is /dev/NAME.
