@@ -6,7 +6,9 @@
 # The build host usually runs another kernel: default to the running
 # kernel when its headers exist, else the newest installed headers.
 KVER ?= $(shell bash -c '. scripts/lib.sh; default_kver')
-KDIR ?= /lib/modules/$(KVER)/build
+# The headers: the host's, or those in the build root of the suite that
+# carries KVER (scripts/suite-root), where scripts/kbuild then runs make.
+KDIR ?= $(shell bash -c '. scripts/lib.sh; headers_dir $(KVER)')
 VERSION := $(shell cat VERSION)
 
 .PHONY: all module import tools deps demo test bench check dkms-install deb \
@@ -18,7 +20,7 @@ all: module tools ## build f2fs_packed.ko and the tools
 # the tests and the bench can boot one series while the tree is imported
 # for another.
 module: import
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	KDIR=$(KDIR) scripts/kbuild $(KVER) modules
 	mkdir -p build/$(KVER)
 	cp f2fs_packed.ko build/$(KVER)/f2fs_packed.ko
 
@@ -65,7 +67,7 @@ install: tools ## install f2fs-gc and its man page
 	$(MAKE) -C tools/f2fs-gc install
 
 clean: ## remove build products (keeps the imported tree)
-	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	-KDIR=$(KDIR) scripts/kbuild $(KVER) clean
 	-$(MAKE) -C tools/f2fs-gc clean
 	rm -rf build tests/out
 

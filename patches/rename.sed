@@ -28,6 +28,8 @@ s|alloc_workqueue("f2fs_|alloc_workqueue("f2fs_packed_|
 
 # Kernel log prefix: dmesg tells the two modules apart.
 s|F2FS-fs (|F2FS_PACKED-fs (|g
+# 7.x also prints without a device, for options parsed before there is one.
+s|"%c%cF2FS-fs: %pV\\n"|"%c%cF2FS_PACKED-fs: %pV\\n"|
 
 # debugfs f2fs_packed/, /proc/fs/f2fs_packed, /sys/fs/f2fs_packed.
 s|debugfs_create_dir("f2fs", NULL)|debugfs_create_dir("f2fs_packed", NULL)|

@@ -12,8 +12,59 @@ make_version() {
 		$1=="SUBLEVEL"{s=$2} END{print v "." p "." s}' "$1"
 }
 
+# The root kernel KVER lives in: "" for the host itself, else the build
+# root of the suite META names for its series, once scripts/suite-root
+# has made it. The host wins whenever it has the headers, so a rig that
+# runs the series natively never uses a build root.
+kernel_root() {
+	local suite root
+	if [ ! -d "/lib/modules/$1/build" ]; then
+		suite=$(series_suite "$(series_of_kver "$1")")
+		root=${suite:+$(suite_root "$suite")}
+		if [ -n "$root" ] && [ -d "$root/lib/modules/$1/build" ]; then
+			echo "$root"
+		fi
+	fi
+}
+
 headers_dir() {
-	echo "/lib/modules/$1/build"
+	echo "$(kernel_root "$1")/lib/modules/$1/build"
+}
+
+# The kernel image scripts/vm boots: /boot's, or beside the modules where
+# Debian puts it since 7.x.
+kernel_image() {
+	local root
+	root=$(kernel_root "$1")
+	if [ -f "$root/boot/vmlinuz-$1" ]; then
+		echo "$root/boot/vmlinuz-$1"
+	else
+		echo "$root/lib/modules/$1/vmlinuz"
+	fi
+}
+
+# Debian's linux-source-SERIES tarball, on the host or in the build root
+# of the suite that carries the series.
+linux_source_tarball() {
+	local suite root t=/usr/src/linux-source-$1.tar.xz
+	suite=$(series_suite "$1")
+	root=${suite:+$(suite_root "$suite")}
+	if [ ! -f "$t" ] && [ -n "$root" ] && [ -f "$root$t" ]; then
+		t=$root$t
+	fi
+	echo "$t"
+}
+
+# The version of the linux-source-SERIES package that tarball came from.
+linux_source_version() {
+	local db=/var/lib/dpkg t
+	t=$(linux_source_tarball "$1")
+	case $t in
+	/usr/src/*) ;;
+	*) db=${t%/usr/src/*}$db ;;
+	esac
+	dpkg-query --admindir="$db" -W -f '${Version}' "linux-source-$1" 2>/dev/null ||
+		echo unknown
 }
 
 # Debian's headers package splits the tree: build/ holds the arch part and
@@ -23,10 +74,12 @@ kernel_series_of_headers() {
 	local dir mk
 	dir=${KDIR:-$(headers_dir "$1")}
 	[ -d "$dir" ] ||
-		die "no headers for kernel $1 in $dir: install linux-headers-$1"
+		die "no headers for kernel $1 in $dir: install linux-headers-$1 (scripts/install-deps)"
 	mk=$dir/Makefile
 	if ! grep -q '^VERSION *=' "$mk"; then
+		# an absolute path, inside the build root when the headers are
 		mk=$(sed -n 's/^include \(.*\/Makefile\)$/\1/p' "$mk" | head -1)
+		[ -z "${KDIR:-}" ] && mk=$(kernel_root "$1")$mk
 	fi
 	[ -f "$mk" ] || die "cannot read the kernel version from $dir"
 	local v
@@ -47,6 +100,17 @@ supported_series() {
 # The Debian kernel release the tests boot for series $1.
 series_test_kernel() {
 	awk -v s="$1" '$1 == "series" && $2 == s { print $3 }' "$(meta_file)"
+}
+
+# The Debian suite that carries series $1 when the host's own archive
+# does not ("suite <series> <suite>" in META), or nothing.
+series_suite() {
+	awk -v s="$1" '$1 == "suite" && $2 == s { print $3 }' "$(meta_file)"
+}
+
+# The build root of a suite (scripts/suite-root makes it).
+suite_root() {
+	echo "${F2FS_PACKED_CACHE:-/var/cache/f2fs_packed}/$1/root"
 }
 
 # The guest tests `make test` runs on series $1: "all" or names.
