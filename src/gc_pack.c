@@ -57,10 +57,11 @@ struct gc_pack_block {
 
 static struct kmem_cache *gc_pack_block_slab;
 
-static const char * const gc_pack_modes[] = {
-	[GC_PACK_AUTO]	= "auto",
-	[GC_PACK_ON]	= "on",
-	[GC_PACK_OFF]	= "off",
+const struct constant_table f2fs_gc_pack_modes[] = {
+	[GC_PACK_AUTO]	= { "auto",	GC_PACK_AUTO },
+	[GC_PACK_ON]	= { "on",	GC_PACK_ON },
+	[GC_PACK_OFF]	= { "off",	GC_PACK_OFF },
+	{}
 };
 
 struct gc_pack_ctl *f2fs_gc_pack_begin(struct f2fs_sb_info *sbi,
@@ -309,7 +310,7 @@ int f2fs_gc_pack_parse_option(struct f2fs_sb_info *sbi,
 
 	if (!name)
 		return -ENOMEM;
-	mode = match_string(gc_pack_modes, ARRAY_SIZE(gc_pack_modes), name);
+	mode = lookup_constant(f2fs_gc_pack_modes, name, -EINVAL);
 	if (mode < 0)
 		f2fs_err(sbi, "gc_packing=%s: expected on, off or auto", name);
 	else
@@ -341,7 +342,7 @@ void f2fs_gc_pack_apply_option(struct f2fs_sb_info *sbi)
 void f2fs_gc_pack_show_option(struct seq_file *seq, struct f2fs_sb_info *sbi)
 {
 	seq_printf(seq, ",gc_packing=%s",
-		   gc_pack_modes[F2FS_OPTION(sbi).gc_packing]);
+		   f2fs_gc_pack_modes[F2FS_OPTION(sbi).gc_packing].name);
 }
 
 /* -EINVAL for an out-of-range value of one of our sysfs knobs. */
@@ -362,7 +363,7 @@ void f2fs_gc_pack_show_stat(struct seq_file *s, struct f2fs_sb_info *sbi)
 
 	seq_printf(s, "GC packing: %s (gc_packing=%s), order: %s, max records: %u\n",
 		   info->enabled ? "on" : "off",
-		   gc_pack_modes[F2FS_OPTION(sbi).gc_packing],
+		   f2fs_gc_pack_modes[F2FS_OPTION(sbi).gc_packing].name,
 		   info->order == GC_PACK_ORDER_OFFSET ? "offset" : "found",
 		   info->max_blocks);
 	seq_printf(s, "  - packed: %llu blocks, %llu inodes, %llu sections\n",

@@ -7,6 +7,7 @@
 #ifndef _F2FS_PACKED_GC_PACK_H
 #define _F2FS_PACKED_GC_PACK_H
 
+#include <linux/fs_parser.h>
 #include <linux/parser.h>
 #include <linux/types.h>
 
@@ -24,6 +25,9 @@ enum {
 	GC_PACK_ON,
 	GC_PACK_OFF,
 };
+
+/* its values by name, indexed by value; 7.x's fs_parser takes it as is */
+extern const struct constant_table f2fs_gc_pack_modes[];
 
 /* gc_pack_order sysfs knob: the order of one inode's blocks */
 enum {
