@@ -27,6 +27,34 @@ kernel_root() {
 	fi
 }
 
+# The build roots of META's suites that scripts/suite-root has made.
+suite_roots() {
+	local s suite
+	for s in $(supported_series); do
+		suite=$(series_suite "$s")
+		[ -n "$suite" ] && [ -d "$(suite_root "$suite")/usr/bin" ] &&
+			suite_root "$suite"
+	done | sort -u
+}
+
+# in_root ROOT CMD...: CMD chrooted in ROOT with /proc, /dev and this
+# repository (over its own path) mounted, in a mount namespace of its
+# own, so that no mount outlives CMD.
+in_root() {
+	local root=$1 top
+	shift
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare -m --propagation private sh -c '
+		root=$1 top=$2
+		shift 2
+		mkdir -p "$root$top" &&
+		mount --bind "$top" "$root$top" &&
+		mount -t proc proc "$root/proc" &&
+		mount --rbind /dev "$root/dev" &&
+		exec chroot "$root" "$@"' sh "$root" "$top" "$@"
+}
+
 headers_dir() {
 	echo "$(kernel_root "$1")/lib/modules/$1/build"
 }

@@ -46,7 +46,7 @@ for s in $series; do
 	check "regex takes $(series_test_kernel "$s")" \
 		sh -c "echo '$(series_test_kernel "$s")' | grep -qE '$regex'"
 done
-for k in 5.10.0-30-amd64 6.10.1 6.11.0-1-amd64 6.120.1 7.2.13+deb14-amd64; do
+for k in 5.10.0-30-amd64 6.10.1 6.11.0-1-amd64 6.120.1 7.20.1 7.2.13+deb14-amd64; do
 	case " $series " in *" $(series_of_kver "$k") "*) continue ;; esac
 	check "regex refuses $k" sh -c "! echo '$k' | grep -qE '$regex'"
 done

@@ -9,7 +9,9 @@
 # series), then `scripts/mkdeb` builds f2fs-packed-dkms and `dpkg -i`, with
 # no linux-source to be seen, has DKMS build and install it for every
 # kernel. The package stays installed: the guest test 15-dkms loads the
-# module from the DKMS location in a VM of each series.
+# module from the DKMS location in a VM of each series. A kernel in a
+# build root (scripts/suite-root) gets it from dkms-install through the
+# root's DKMS; the hook and the package are exercised on the host's own.
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -70,14 +72,44 @@ if dpkg-query -W -f '${Status}\n' "$pkg" 2>/dev/null | grep -q ' installed$'; th
 	must "earlier $pkg removed" run dpkg -P "$pkg"
 fi
 
+# Kernels in build roots (scripts/suite-root) as ROOT:KVER; their DKMS is
+# the root's own, run by scripts/dkms-install.
+rooted=
+for root in $(suite_roots); do
+	for d in "$root"/lib/modules/*/build; do
+		[ -d "$d" ] && rooted="$rooted $root:$(basename "$(dirname "$d")")"
+	done
+done
+log "kernels in build roots:${rooted:- none}"
 check "headers of every supported series installed ($(supported_series))" \
-	test "$(for k in $kernels; do series_of_kver "$k"; done | sort -u | paste -sd ' ')" = \
+	test "$(for k in $kernels $rooted; do series_of_kver "${k#*:}"; done | sort -u | paste -sd ' ')" = \
 		"$(supported_series | tr ' ' '\n' | sort | paste -sd ' ')"
+
+# rooted_installed: the root's DKMS installed ours for each of its kernels,
+# where its modprobe finds it.
+rooted_installed() {
+	local rk root k f
+	for rk in $rooted; do
+		root=${rk%%:*} k=${rk#*:}
+		in_root "$root" dkms status -m "$name" -v "$version" -k "$k" |
+			grep -q ': installed$' || { log "not installed in $root for $k"; return 1; }
+		f=$(modinfo -b "$root" -k "$k" -n "$name") || return 1
+		log "in $root: modinfo -n $name: $f"
+		case $f in
+		*/lib/modules/"$k"/updates/dkms/"$name".ko*) ;;
+		*) return 1 ;;
+		esac
+		modinfo -b "$root" -k "$k" -F version "$name" | grep -qx "$version" || return 1
+	done
+}
+
 must "scripts/dkms-install" run scripts/dkms-install
 check "dkms status: installed for every kernel" dkms_installed
 check "module in /lib/modules/<kernel>/updates/dkms of each, ours" ko_from_dkms
+check "build roots: installed for each of their kernels by their DKMS" rooted_installed
 check "scripts/dkms-install again (idempotent)" run scripts/dkms-install
 check "dkms status: still installed for every kernel" dkms_installed
+check "build roots: still installed" rooted_installed
 tree_ok() {
 	local d=/usr/src/$name-$version s
 	for s in $(supported_series); do
@@ -123,9 +155,12 @@ deb_ok() {
 		dpkg-deb -f "$deb" Architecture | grep -qx all &&
 		dpkg-deb -c "$deb" > "$tmp/list" &&
 		grep -q " ./usr/src/$name-$version/dkms.conf$" "$tmp/list" &&
-		grep -q " ./usr/src/$name-$version/upstream/6.1/fs/f2fs/gc.c$" "$tmp/list" &&
-		grep -q " ./usr/src/$name-$version/upstream/6.12/fs/f2fs/gc.c$" "$tmp/list" &&
-		grep -q "^-rwxr-xr-x .* ./usr/src/$name-$version/scripts/import$" "$tmp/list"
+		grep -q "^-rwxr-xr-x .* ./usr/src/$name-$version/scripts/import$" "$tmp/list" ||
+		return 1
+	for s in $(supported_series); do
+		grep -q " ./usr/src/$name-$version/upstream/$s/fs/f2fs/gc.c$" "$tmp/list" ||
+			{ log "no upstream/$s in the package"; return 1; }
+	done
 }
 check "$deb: package $pkg, installs /usr/src/$name-$version" deb_ok
 # As on a rig without linux-source: the tarballs hidden from dpkg -i.
