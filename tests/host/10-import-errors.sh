@@ -22,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 kver=${KVER:-$(default_kver)}
 series=$(series_of_kver "$kver")
 supported=$(supported_series)
-tarball=/usr/src/linux-source-$series.tar.xz
+tarball=$(linux_source_tarball "$series")
 
 # A fresh copy of what scripts/import needs.
 copy_repo() {
@@ -60,13 +60,15 @@ check "missing headers: error names the headers package" \
 	"$repo/scripts/import" 9.9.9-nowhere
 check "unsupported series leaves no imported tree" test ! -e "$repo/src/f2fs"
 
-# No kernel source: /usr/src hidden in a private mount namespace.
+# No kernel source: /usr/src hidden in a private mount namespace, and no
+# build root of a suite (scripts/suite-root) to be found either.
 fake_headers "$tmp/hs" "${series%.*}" "${series#*.}"
 if unshare -m true 2>/dev/null; then
 	check "missing source: error names linux-source-$series" \
 		fails_with "install linux-source-$series" \
 		unshare -m sh -c 'mount -t tmpfs none /usr/src && exec "$@"' sh \
-		env KDIR="$tmp/hs" "$repo/scripts/import" "$series.0-fake"
+		env KDIR="$tmp/hs" F2FS_PACKED_CACHE="$tmp/no-cache" \
+		"$repo/scripts/import" "$series.0-fake"
 else
 	echo "ok - missing source: error names linux-source-$series # SKIP no mount namespace here"
 fi
@@ -84,12 +86,14 @@ must "extract the f2fs members of $tarball" \
 check "KSRC without fs/f2fs: error says so" \
 	fails_with "is not an unpacked kernel tree with fs/f2fs" \
 	env KSRC="$tmp/hs" "$repo/scripts/import" "$kver"
-mkdir -p "$tmp/k62"
-ln -s "$ksrc/fs" "$ksrc/include" "$tmp/k62/"
-sed 's/^PATCHLEVEL = .*/PATCHLEVEL = 2/' "$ksrc/Makefile" > "$tmp/k62/Makefile"
+# 5.4: a series that is none of ours, whichever the headers are.
+mkdir -p "$tmp/k54"
+ln -s "$ksrc/fs" "$ksrc/include" "$tmp/k54/"
+sed -e 's/^VERSION = .*/VERSION = 5/' -e 's/^PATCHLEVEL = .*/PATCHLEVEL = 4/' \
+	"$ksrc/Makefile" > "$tmp/k54/Makefile"
 check "KSRC of another series: error names both versions" \
-	fails_with "kernel source is 6.2." \
-	env KSRC="$tmp/k62" "$repo/scripts/import" "$kver"
+	fails_with "kernel source is 5.4." \
+	env KSRC="$tmp/k54" "$repo/scripts/import" "$kver"
 
 # A patch whose context no longer matches: the first context line of
 # the first gc.c hunk of the first patch is changed in a copy.
