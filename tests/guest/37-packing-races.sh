@@ -82,32 +82,26 @@ gc_section() {
 	"$GC_TOOL" -q -j -n -d off -r "$2:$bps" -c 1 -i 1 "$1"
 }
 
-# wait_stack PID REGEX: until the kernel stack of PID or of one of its
-# children (a backgrounded function runs in a subshell) matches REGEX, the
-# task blocked there; false if PID exits first or two minutes pass (TCG
-# is slow, but not that slow).
-wait_stack() {
-	local i p
-	for ((i = 0; i < 600; i++)); do
-		[ -e "/proc/$1" ] || return 1
-		for p in "$1" $(pgrep -P "$1"); do
-			grep -qE "$2" "/proc/$p/stack" 2>/dev/null && return 0
-		done
-		sleep 0.2
+# blocked_in PID REGEX: the kernel stack of PID or of one of its children
+# (a backgrounded function runs in a subshell) matches REGEX.
+blocked_in() {
+	local p
+	for p in "$1" $(pgrep -P "$1"); do
+		grep -qE "$2" "/proc/$p/stack" 2>/dev/null && return 0
 	done
 	return 1
 }
 
-# wait_cp_error MNT: until MNT has a checkpoint error, seen as touch(1)
-# failing (f2fs_setattr() and f2fs_create() refuse with EIO before any
-# I/O), or two minutes pass.
-wait_cp_error() {
-	local i
-	for ((i = 0; i < 600; i++)); do
-		touch "$1/.cp-probe" 2>/dev/null || return 0
-		sleep 0.2
-	done
-	return 1
+# cp_error MNT: MNT has a checkpoint error, seen as touch(1) failing
+# (f2fs_setattr() and f2fs_create() refuse with EIO before any I/O).
+cp_error() {
+	! touch "$1/.cp-probe" 2>/dev/null
+}
+
+# under_writeback: some page is under write-back (meminfo folds the
+# per-cpu counters in about once a second).
+under_writeback() {
+	awk '$1 == "Writeback:" { exit !($2 > 0) }' /proc/meminfo
 }
 
 # hold_pass MNT DM FILE: rewrite FILE's first block in place and start its
@@ -115,7 +109,7 @@ wait_cp_error() {
 # write-back until DM is resumed, and a pack pass that comes to that block
 # waits for it there, with every record of the section queued.
 hold_pass() {
-	local sys old i
+	local sys old
 	sys=$(sysfs_dev f2fs_packed "$(findmnt -no SOURCE "$1")")
 	old=$(cat "$sys/ipu_policy")
 	echo 1 > "$sys/ipu_policy"	# F2FS_IPU_FORCE
@@ -132,13 +126,8 @@ if libc.sync_file_range(fd, 0, 4096, 2):	# SYNC_FILE_RANGE_WRITE
 	sys.exit(os.strerror(ctypes.get_errno()))
 ' "$3"
 	echo "$old" > "$sys/ipu_policy"
-	# meminfo folds the per-cpu counters in about once a second
-	for ((i = 0; i < 100; i++)); do
-		awk '$1 == "Writeback:" { exit !($2 > 0) }' /proc/meminfo && return
-		sleep 0.2
-	done
-	fail "no page under write-back to hold the pass on"
-	finish
+	must "a page under write-back to hold the pass on" \
+		wait_for 20 under_writeback
 }
 
 # A section of the dm-backed volume: file a (256 KiB), file b (4 MiB), a
@@ -210,7 +199,7 @@ hold_pass /mnt/a race /mnt/a/replace/a
 gc_section /mnt/a "$sec" > /tmp/replace.json &
 gc=$!
 must "replace: the pass waits on the held page" \
-	wait_stack $gc 'wait_on_page_writeback|folio_wait_writeback'
+	wait_for 120 blocked_in $gc 'wait_on_page_writeback|folio_wait_writeback'
 check "replace: collapse range while queued" \
 	timeout 120 fallocate -c -o 1MiB -l 1MiB /mnt/a/replace/b
 check "replace: insert range while queued" \
@@ -252,10 +241,10 @@ hold_pass /mnt/a race /mnt/a/cperr/a
 gc_section /mnt/a "$sec" > /dev/null &
 gc=$!
 must "cp error: the pass waits on the held page" \
-	wait_stack $gc 'wait_on_page_writeback|folio_wait_writeback'
+	wait_for 120 blocked_in $gc 'wait_on_page_writeback|folio_wait_writeback'
 f2fs_io shutdown 2 /mnt/a > /dev/null &	# F2FS_GOING_DOWN_NOSYNC
 sd=$!
-must "cp error: the shutdown has set it" wait_cp_error /mnt/a
+must "cp error: the shutdown has set it" wait_for 120 cp_error /mnt/a
 dmsetup resume race
 wait $gc || true
 wait $sd || true

@@ -49,17 +49,6 @@ state() {
 	cat "$freezer/gc/freezer.state"
 }
 
-# wait_for SECS CMD...: poll CMD every 0.2 s until it succeeds.
-wait_for() {
-	local n=$(($1 * 5))
-	shift
-	until "$@"; do
-		n=$((n - 1))
-		[ $n -gt 0 ] || return 1
-		sleep 0.2
-	done
-}
-
 trace_start f2fs_gc_pack_begin f2fs_gc_pack_end
 sync
 echo 3 > /proc/sys/vm/drop_caches

@@ -103,6 +103,18 @@ sysfs_dev() {
 	echo "/sys/fs/$1/$dev"
 }
 
+# wait_for SECS CMD...: poll CMD every 0.2 s until it succeeds; false
+# once SECS have passed (a precondition waited for, not slept for).
+wait_for() {
+	local n=$(($1 * 5))
+	shift
+	until "$@"; do
+		n=$((n - 1))
+		[ $n -gt 0 ] || return 1
+		sleep 0.2
+	done
+}
+
 dmesg_clean() {
 	! dmesg | grep -E "$DMESG_BAD" | grep -v 'CONFIG_F2FS_FAULT_INJECTION'
 }
