@@ -32,6 +32,7 @@ import:
 
 tools:
 	$(MAKE) -C tools/f2fs-gc
+	$(MAKE) -C tools/replay-log-writes
 
 deps: ## install the Debian packages the build, tests and VM need
 	scripts/install-deps $(if $(filter command line,$(origin KVER)),$(KVER))
@@ -69,6 +70,7 @@ install: tools ## install f2fs-gc and its man page
 clean: ## remove build products (keeps the imported tree)
 	-KDIR=$(KDIR) scripts/kbuild $(KVER) clean
 	-$(MAKE) -C tools/f2fs-gc clean
+	-$(MAKE) -C tools/replay-log-writes clean
 	rm -rf build tests/out
 
 help:
