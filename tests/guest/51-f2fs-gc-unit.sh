@@ -94,7 +94,7 @@ unit_argv() {
 run_unit() {
 	local -a argv
 	mapfile -t argv < <(unit_argv "$UNIT" "$1")
-	log "ExecStart: ${argv[*]}"
+	log "ExecStart: $(printf '<%s> ' "${argv[@]}")"
 	[ "${argv[0]}" = /usr/sbin/f2fs-gc ] || { log "ExecStart is not /usr/sbin/f2fs-gc"; return 99; }
 	argv[0]=$GC
 	"${argv[@]}" > "$2" 2>&1
@@ -146,8 +146,8 @@ dirty0=$(cat "$SYSP/dirty_segments")
 log "before: free $free0, dirty $dirty0 segments"
 must "holes punched: at least 30 dirty segments" [ "$dirty0" -ge 30 ]
 mapfile -t argv < <(unit_argv "$UNIT" "$INST")
-check "default ExecStart: f2fs-gc --quiet --duration 10m $MNT" \
-	[ "${argv[*]}" = "/usr/sbin/f2fs-gc --quiet --duration 10m $MNT" ]
+check "default ExecStart, word by word: f2fs-gc --quiet --duration 10m $MNT" \
+	[ "$(printf '<%s>' "${argv[@]}")" = "</usr/sbin/f2fs-gc><--quiet><--duration><10m><$MNT>" ]
 rc=0
 run_unit "$INST" /tmp/a.log || rc=$?
 show /tmp/a.log
