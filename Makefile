@@ -12,7 +12,7 @@ KDIR ?= $(shell bash -c '. scripts/lib.sh; headers_dir $(KVER)')
 VERSION := $(shell cat VERSION)
 
 .PHONY: all module import tools deps demo test bench check dkms-install deb \
-	install refresh clean help
+	dist install refresh clean help
 
 all: module tools ## build f2fs_packed.ko and the tools
 
@@ -56,15 +56,19 @@ check: import ## checkpatch over our C and patches, shellcheck over scripts
 dkms-install: ## install under /usr/src, DKMS-build for every supported kernel
 	scripts/dkms-install
 
-deb: ## build the f2fs-packed-dkms Debian package into build/
+deb: ## build the f2fs-packed-dkms and f2fs-packed-tools packages into build/
 	scripts/mkdeb
+
+# Our files as the tree has them (not git's): works from the tarball too.
+dist: ## write the release tarball build/f2fs_packed-VERSION.tar.xz
+	scripts/dist
 
 # After editing src/f2fs: make refresh PATCH=0003-gc-hook-inode-local-packing.patch
 refresh: ## rewrite PATCH=<name> of the series from the edited src/f2fs
 	@test -n "$(PATCH)" || { echo "usage: make refresh PATCH=<patch file name>" >&2; exit 2; }
 	scripts/refresh $(PATCH)
 
-install: tools ## install f2fs-gc and its man page
+install: tools ## install f2fs-gc, its man page and systemd units (/usr/local)
 	$(MAKE) -C tools/f2fs-gc install
 
 clean: ## remove build products (keeps the imported tree)

@@ -204,3 +204,73 @@ extract_upstream() {
 		(cd "$src" && tar cf - Makefile $UPSTREAM_FILES) | tar -C "$dest" -xf - ;;
 	esac
 }
+
+# our_files [PATTERN...]: the files of ours in this tree, as paths relative
+# to its top, sorted: every file that .gitignore does not ignore (the
+# imported upstream tree and build output are ignored there), and never
+# .git. No git needed: a release tarball, an export or a DKMS copy of the
+# tree lists the same files as the checkout it came from. A PATTERN is a
+# shell glob over the whole path ('*' matches '/' too, as in git's
+# pathspecs): our_files 'src/*.[ch]'.
+our_files() {
+	local top gi base line p f pat args=(-path ./.git -prune)
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	[ -f "$top/.gitignore" ] || die "no .gitignore in $top: it says which files are not ours"
+	# Each .gitignore's patterns, relative to its directory as git reads
+	# them: with a '/' anchored there, without one at any depth below.
+	for gi in $(cd "$top" && find . -path ./.git -prune -o -name .gitignore -print | LC_ALL=C sort); do
+		base=${gi%.gitignore}
+		while IFS= read -r line; do
+			case $line in
+			'' | '#'*) continue ;;
+			'!'*) die "$gi: negated patterns are not supported here: $line" ;;
+			esac
+			p=${line%/}
+			case $p in
+			*/*) args+=(-o -path "$base${p#/}" -prune) ;;
+			*) if [ "$base" = ./ ]; then
+				args+=(-o -name "$p" -prune)
+			else
+				args+=(-o -path "$base$p" -prune -o -path "$base*/$p" -prune)
+			fi ;;
+			esac
+		done < "$top/$gi"
+	done
+	(cd "$top" && find . \( "${args[@]}" \) -o \( -type f -o -type l \) -print) |
+		sed 's|^\./||' | LC_ALL=C sort | while IFS= read -r f; do
+			[ $# -eq 0 ] && { echo "$f"; continue; }
+			for pat in "$@"; do
+				# shellcheck disable=SC2053 # $pat is a glob
+				if [[ $f == $pat ]]; then
+					echo "$f"
+					break
+				fi
+			done
+		done
+}
+
+# dkms_conf_value FILE VAR: VAR="value" of a dkms.conf, unquoted.
+dkms_conf_value() {
+	sed -n "s/^$2=\"\\(.*\\)\"\$/\\1/p" "$1" | tail -1
+}
+
+# check_dkms_conf FILE VERSIONFILE: the top-level dkms.conf agrees with
+# VERSION (PACKAGE_VERSION) and with META (BUILD_EXCLUSIVE_KERNEL), or a
+# message says what to change. Run by make dist, the DKMS tree and host
+# test 05-meta.
+check_dkms_conf() {
+	local conf=$1 want got
+	[ -f "$conf" ] || { echo "f2fs_packed: no $conf" >&2; return 1; }
+	want=$(cat "$2")
+	got=$(dkms_conf_value "$conf" PACKAGE_VERSION)
+	[ "$got" = "$want" ] || {
+		echo "f2fs_packed: $conf says PACKAGE_VERSION=\"$got\" but $2 says $want: set PACKAGE_VERSION=\"$want\" in dkms.conf" >&2
+		return 1
+	}
+	want=$(series_kernel_regex)
+	got=$(dkms_conf_value "$conf" BUILD_EXCLUSIVE_KERNEL)
+	[ "$got" = "$want" ] || {
+		echo "f2fs_packed: $conf says BUILD_EXCLUSIVE_KERNEL=\"$got\" but META's series ($(supported_series)) make \"$want\": set that in dkms.conf" >&2
+		return 1
+	}
+}

@@ -50,4 +50,24 @@ for k in 5.10.0-30-amd64 6.10.1 6.11.0-1-amd64 6.120.1 7.20.1 7.2.13+deb14-amd64
 	case " $series " in *" $(series_of_kver "$k") "*) continue ;; esac
 	check "regex refuses $k" sh -c "! echo '$k' | grep -qE '$regex'"
 done
+
+log "dkms.conf: PACKAGE_VERSION=\"$(dkms_conf_value dkms.conf PACKAGE_VERSION)\", VERSION $(cat VERSION)"
+check "dkms.conf: PACKAGE_VERSION equals VERSION" \
+	test "$(dkms_conf_value dkms.conf PACKAGE_VERSION)" = "$(cat VERSION)"
+check "dkms.conf: BUILD_EXCLUSIVE_KERNEL is META's regex" \
+	test "$(dkms_conf_value dkms.conf BUILD_EXCLUSIVE_KERNEL)" = "$regex"
+check "dkms.conf: PACKAGE_NAME f2fs_packed, MAKE builds the module target" \
+	sh -c "grep -qx 'PACKAGE_NAME=\"f2fs_packed\"' dkms.conf &&
+		grep -q '^MAKE\[0\]=\"make .* module\"$' dkms.conf"
+# What dkms itself reads: the file sourced by bash, as dkms 3 does.
+dkms_reads() {
+	bash -c 'kernelver=K kernel_source_dir=D; . ./dkms.conf &&
+		[ "$PACKAGE_VERSION" = "$(cat VERSION)" ] &&
+		[ "${MAKE[0]}" = "make KVER=K KDIR=D module" ] &&
+		echo "$1" | grep -qE "$BUILD_EXCLUSIVE_KERNEL"' sh "$1"
+}
+check "dkms.conf as bash sources it: version, MAKE, regex take $(series_test_kernel "${series%% *}")" \
+	dkms_reads "$(series_test_kernel "${series%% *}")"
+msg=$(check_dkms_conf dkms.conf VERSION 2>&1) || :
+check "check_dkms_conf (make dist, the DKMS tree) accepts it${msg:+: $msg}" test -z "$msg"
 finish
