@@ -22,7 +22,9 @@ all: module tools ## build f2fs_packed.ko and the tools
 module: import
 	KDIR=$(KDIR) scripts/kbuild $(KVER) modules
 	mkdir -p build/$(KVER)
-	cp f2fs_packed.ko build/$(KVER)/f2fs_packed.ko
+	# Renamed into place: a guest test may be loading the old one.
+	cp f2fs_packed.ko build/$(KVER)/.f2fs_packed.ko.new
+	mv -f build/$(KVER)/.f2fs_packed.ko.new build/$(KVER)/f2fs_packed.ko
 
 # Imports fs/f2fs from the kernel source and applies patches/<series>;
 # a no-op while the imported tree matches the series and the patches.

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # DKMS: the module the host installed with DKMS (tests/host/20-dkms.sh,
-# which tests/run runs before the guest tests) loads with modprobe from
+# which tests/run runs before the guest tests: "after: host checks" below) loads with modprobe from
 # /lib/modules/$KVER/updates/dkms, beside stock f2fs, and works.
 # vm: -d 2 -s 256M
+# after: host checks
 set -eu
 . "$REPO/tests/lib/guest.sh"
 
