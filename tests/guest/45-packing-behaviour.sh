@@ -29,12 +29,15 @@ SEGS=4
 bps=$((SEGS * 512))
 MNT=/mnt/a
 
-# fresh DEV MOUNTOPTS [MKFSOPTS...]: a new volume of 4-segment sections
-# on DEV mounted at $MNT.
+# fresh DEV MOUNTOPTS [MKFSOPTS...]: a new 512 MiB volume of 4-segment
+# sections on DEV mounted at $MNT (the disks are 4 GiB for the last part;
+# mkfs, fsck and dump of a smaller volume are quicker).
 fresh() {
 	local dev=$1 opts=$2
 	shift 2
-	mkfs_f2fs "$dev" -s "$SEGS" "$@"
+	log "--- $opts $* (at ${SECONDS}s)"
+	mkfs.f2fs -q -f -s "$SEGS" "$@" "$dev" $((512 << 11)) > /dev/null ||
+		{ fail "mkfs.f2fs $* $dev"; finish; }
 	mount_fs f2fs_packed "$dev" "$MNT" "background_gc=off,$opts"
 }
 
@@ -70,6 +73,24 @@ done_with() {
 	check "$2: fsck.f2fs clean" fsck_clean "$1"
 }
 
+# to_section_start MNT FILE: fill the warm data log to the end of its
+# section (FILE: a probe block, then the rest), so that the next O_DIRECT
+# write starts a section.
+to_section_start() {
+	local b _ n
+	dd if=/dev/zero of="$2" bs=4k count=1 oflag=direct conv=fsync status=none
+	read -r b _ < <(file_span "$2")
+	n=$((bps - 1 - (b - $(pack_stat "$1" main_blkaddr)) % bps))
+	[ "$n" -eq 0 ] || dd if=/dev/zero of="$2" bs=4k seek=1 count="$n" 		oflag=direct conv=fsync,notrunc status=none
+}
+
+# end_layout MNT NAME: a 1 MiB hole after a victim's files (GC leaves a
+# fully valid section alone); the next to_section_start fills the rest.
+end_layout() {
+	direct_write "$1/hole.$2" 1024
+	rm "$1/hole.$2"
+}
+
 # seg_valid MNT SEGNO COUNT: valid blocks in COUNT segments from SEGNO.
 seg_valid() {
 	awk -v a="$2" -v n="$3" 'NR > 2 {
@@ -82,45 +103,124 @@ seg_valid() {
 		"$(findmnt -no SOURCE "$1")")")/segment_info"
 }
 
-## file-offset order: blocks written shuffled
-declare -A ext maxext
-for order in 0 1; do
+## one volume, six victim sections laid out one after the other (each
+## starts a section), collected one by one with the knobs each wants:
+## shuffled writes (offset order, then found order), a pinned file
+## (packing off, then on), a 3 MiB file and 8 files interleaved
+## collected from the section's third segment on (packing off, then on)
+fresh "$DISK1" gc_packing=on
+sys=$(sysfs_dev f2fs_packed "$DISK1")
+declare -A sec ext maxext pre left mv head vb
+for order in 1 0; do
+	to_section_start "$MNT" "$MNT/align.o$order"
+	shuffled_write "$MNT/o$order" 16 96 $((12 + order))
+	end_layout "$MNT" "o$order"
+	victim_of "$MNT" "$MNT/o$order"/s.*
+	sec[o$order]=$VICTIM
+	pre[$order]=$(for f in "$MNT/o$order"/s.*; do file_extents "$f"; done | awk '{ n += $1 } END { print n }')
+done
+for mode in off on; do
+	to_section_start "$MNT" "$MNT/align.p$mode"
+	mkdir -p "$MNT/p$mode"
+	direct_write "$MNT/p$mode/x" 1024
+	direct_write "$MNT/p$mode/pinned" 1024
+	direct_write "$MNT/p$mode/y" 1024
+	must "pinned, packing $mode: pinfile set" \
+		sh -c "f2fs_io pinfile set $MNT/p$mode/pinned > /dev/null"
+	end_layout "$MNT" "p$mode"
+	victim_of "$MNT" "$MNT/p$mode"/*
+	sec[p$mode]=$VICTIM
+done
+for mode in off on; do
+	to_section_start "$MNT" "$MNT/align.m$mode"
+	mkdir -p "$MNT/m$mode"
+	direct_write "$MNT/m$mode/head" 3072
+	interleave "$MNT/m$mode/i" 8 512
+	end_layout "$MNT" "m$mode"
+	victim_of "$MNT" "$MNT/m$mode"/head "$MNT/m$mode"/i/*
+	sec[m$mode]=$VICTIM
+done
+to_section_start "$MNT" "$MNT/align.end"
+sha_record "$MNT" /tmp/plain.sha
+
+# file-offset order, on a fresh cold log first: GC's destination, where
+# 16 files of 96 blocks fit in one section
+for order in 1 0; do
 	tag="shuffled, gc_pack_order=$order"
-	fresh "$DISK1" gc_packing=on
-	echo "$order" > "$(sysfs_dev f2fs_packed "$DISK1")/gc_pack_order"
-	shuffled_write "$MNT/o" 16 96 12
-	direct_write "$MNT/pad" 8192
-	sec=$(victim_of "$MNT" "$MNT"/o/s.*)
-	sha_record "$MNT/o" /tmp/o.sha
-	pre=$(for f in "$MNT"/o/s.*; do file_extents "$f"; done | awk '{ n += $1 } END { print n }')
-	collect "$tag" "$sec"
+	echo "$order" > "$sys/gc_pack_order"
+	collect "$tag" "${sec[o$order]}"
 	ext[$order]=0 maxext[$order]=0
-	for f in "$MNT"/o/s.*; do
+	for f in "$MNT/o$order"/s.*; do
 		e=$(file_extents "$f")
 		ext[$order]=$((ext[$order] + e))
 		[ "$e" -le "${maxext[$order]}" ] || maxext[$order]=$e
 	done
-	log "$tag: extents $pre -> ${ext[$order]} (at most ${maxext[$order]} per file)"
-	check "$tag: layout shuffled (>= 1000 extents before)" test "$pre" -ge 1000
+	log "$tag: extents ${pre[$order]} -> ${ext[$order]} (at most ${maxext[$order]} per file)"
+	check "$tag: layout shuffled (>= 1000 extents before)" test "${pre[$order]}" -ge 1000
 	check "$tag: victim emptied" test "$after" -eq 0
 	check "$tag: moved == victim's valid blocks before" test "$moved" -eq "$before"
-	check "$tag: data intact" reread "$MNT/o" /tmp/o.sha
-	done_with "$DISK1" "$tag"
 done
+echo 1 > "$sys/gc_pack_order"
 check "found order keeps each file in pieces (> 4 extents per file)" \
 	test "${ext[0]}" -gt $((16 * 4))
 check "offset order: one extent per file (16 files: ${ext[1]} extents)" \
 	test "${ext[1]}" -eq 16 -a "${maxext[1]}" -eq 1
 
+# a pinned file in the victim: legacy (packing off) against packing on
+for mode in off on; do
+	tag="pinned, packing $mode"
+	knob=0
+	[ "$mode" = off ] || knob=1
+	echo "$knob" > "$sys/gc_inode_local_packing"
+	collect "$tag" "${sec[p$mode]}"
+	left[$mode]=$after
+	mv[$mode]=$moved
+	vb[$mode]=$before
+	for f in x pinned y; do
+		log "$tag: $f at $(file_span "$MNT/p$mode/$f")"
+	done
+	check "$tag: still pinned" sh -c "f2fs_io pinfile get $MNT/p$mode/pinned | grep -q 'pinned'"
+done
+check "pinned: legacy GC leaves blocks (${left[off]})" test "${left[off]}" -gt 0
+check "pinned: packing leaves exactly what legacy GC leaves" test "${left[on]}" -eq "${left[off]}"
+check "pinned: packing moved all the others" test "${mv[on]}" -eq $((vb[on] - left[on]))
+
+# foreground GC from the middle of a section, legacy against packing
+for mode in off on; do
+	tag="mid-section, packing $mode"
+	knob=0
+	[ "$mode" = off ] || knob=1
+	echo "$knob" > "$sys/gc_inode_local_packing"
+	segno=$(((${sec[m$mode]} - $(pack_stat "$MNT" main_blkaddr)) / 512))
+	head[$mode]=$(seg_valid "$MNT" "$segno" 2)
+	collect "$tag" "${sec[m$mode]}" 1024
+	left[$mode]=$after
+	mv[$mode]=$moved
+	vb[$mode]=$before
+	ext[$mode]=$(total_extents "$MNT/m$mode/i")
+	log "$tag: first two segments held ${head[$mode]}, interleaved files in ${ext[$mode]} extents"
+	check "$tag: the first two segments untouched" \
+		test "$(seg_valid "$MNT" "$segno" 2)" -eq "${head[$mode]}"
+	check "$tag: the last two segments emptied" \
+		test "$(seg_valid "$MNT" $((segno + 2)) 2)" -eq 0
+done
+check "mid-section: legacy GC leaves the first two segments' blocks" test "${left[off]}" -eq "${head[off]}" -a "${head[off]}" -gt 0
+check "mid-section: packing leaves exactly what legacy GC leaves" test "${left[on]}" -eq "${left[off]}" -a "${head[on]}" -eq "${head[off]}"
+check "mid-section: packing moved the last two segments' blocks" test "${mv[on]}" -eq $((vb[on] - head[on]))
+check "mid-section: packed the interleaved files (${ext[on]} < ${ext[off]} extents)" test "${ext[on]}" -lt "${ext[off]}"
+check "plain volume: data intact" reread "$MNT" /tmp/plain.sha
+done_with "$DISK1" "plain volume"
+
 ## encrypted files
 tag=encrypted
 fresh "$DISK1" gc_packing=on,test_dummy_encryption -O encrypt
 shuffled_write "$MNT/e" 8 128 7
-direct_write "$MNT/pad" 8192
+pad_out "$MNT"
 check "$tag: the files are encrypted" sh -c "lsattr $MNT/e/s.0 | cut -d' ' -f1 | grep -q E"
-sec=$(victim_of "$MNT" "$MNT"/e/s.*)
+victim_of "$MNT" "$MNT"/e/s.*
+vsec=$VICTIM
 sha_record "$MNT/e" /tmp/e.sha
-collect "$tag" "$sec"
+collect "$tag" "$vsec"
 check "$tag: victim emptied" test "$after" -eq 0
 check "$tag: moved == victim's valid blocks before ($before)" test "$moved" -eq "$before" -a "$before" -ge 1024
 check "$tag: no stale record" test "$stale" -eq 0
@@ -146,12 +246,13 @@ for c in range(48):
 		os.pwrite(fd, rnd.randbytes(4096) + bytes(12288), c * 16384)
 		os.fsync(fd)
 PY
-direct_write "$MNT/pad" 8192
+pad_out "$MNT" 8192 .cz
 cblocks=$(f2fs_io get_cblocks "$MNT/c/f0.cz" 2>/dev/null || echo 0)
 check "$tag: the files are compressed ($cblocks blocks of f0 saved)" test "${cblocks:-0}" -gt 0
-sec=$(victim_of "$MNT" "$MNT"/c/*.cz)
+victim_of "$MNT" "$MNT"/c/*.cz
+vsec=$VICTIM
 sha_record "$MNT/c" /tmp/c.sha
-collect "$tag" "$sec"
+collect "$tag" "$vsec"
 check "$tag: victim emptied" test "$after" -eq 0
 check "$tag: moved == victim's valid blocks before ($before)" test "$moved" -eq "$before" -a "$before" -ge 512
 check "$tag: no stale record" test "$stale" -eq 0
@@ -159,38 +260,17 @@ check "$tag: data intact" reread "$MNT/c" /tmp/c.sha
 check "$tag: still compressed" test "$(f2fs_io get_cblocks "$MNT/c/f0.cz")" -eq "$cblocks"
 done_with "$DISK1" "$tag"
 
-## a pinned file in the victim: legacy (packing off) against packing on
-declare -A left mv
-for mode in off on; do
-	tag="pinned, packing $mode"
-	fresh "$DISK1" "gc_packing=$mode"
-	mkdir -p "$MNT/p"
-	direct_write "$MNT/p/x" 1024
-	direct_write "$MNT/p/pinned" 1024
-	direct_write "$MNT/p/y" 1024
-	direct_write "$MNT/pad" 8192
-	must "$tag: pinfile set" sh -c "f2fs_io pinfile set $MNT/p/pinned > /dev/null"
-	sec=$(victim_of "$MNT" "$MNT"/p/*)
-	sha_record "$MNT/p" /tmp/p.sha
-	collect "$tag" "$sec"
-	left[$mode]=$after
-	mv[$mode]=$moved
-	check "$tag: data intact" reread "$MNT/p" /tmp/p.sha
-	check "$tag: still pinned" sh -c "f2fs_io pinfile get $MNT/p/pinned | grep -qi 'pinned\|pin.*1'"
-	done_with "$DISK1" "$tag"
-done
-check "pinned: legacy GC leaves the pinned file's 256 blocks" test "${left[off]}" -eq 256
-check "pinned: packing leaves exactly what legacy GC leaves" test "${left[on]}" -eq "${left[off]}"
-check "pinned: packing moved the other 512 blocks" test "${mv[on]}" -eq 512
-
 ## checkpoint=disable
 tag=checkpoint=disable
 fresh "$DISK1" gc_packing=on,checkpoint=disable
+to_section_start "$MNT" "$MNT/align"
 interleave "$MNT/d" 8 512
-direct_write "$MNT/pad" 8192
-sec=$(victim_of "$MNT" "$MNT"/d/*)
+end_layout "$MNT" d
+to_section_start "$MNT" "$MNT/align.end"
+victim_of "$MNT" "$MNT"/d/*
+vsec=$VICTIM
 sha_record "$MNT/d" /tmp/d.sha
-collect "$tag" "$sec"
+collect "$tag" "$vsec"
 # emptied segments stay unusable, but GC's own log may write into the
 # victim's: "all moved" is told by the counters
 check "$tag: moved == victim's valid blocks before ($before)" test "$moved" -eq "$before" -a "$before" -ge 1024
@@ -200,40 +280,9 @@ check "$tag: checkpoint=enable" mount -o remount,checkpoint=enable "$MNT"
 check "$tag: data intact after checkpoint=enable" reread "$MNT/d" /tmp/d.sha
 done_with "$DISK1" "$tag"
 
-## foreground GC from the middle of a section: a 3 MiB file, then 8
-## files interleaved; GC_RANGE from the victim's third segment on
-declare -A head vb
-for mode in off on; do
-	tag="mid-section, packing $mode"
-	fresh "$DISK1" "gc_packing=$mode"
-	mkdir -p "$MNT/m"
-	direct_write "$MNT/m/head" 3072
-	interleave "$MNT/m/i" 8 512
-	direct_write "$MNT/pad" 8192
-	sec=$(victim_of "$MNT" "$MNT"/m/head "$MNT"/m/i/*)
-	sha_record "$MNT/m" /tmp/m.sha
-	segno=$(((sec - $(pack_stat "$MNT" main_blkaddr)) / 512))
-	head[$mode]=$(seg_valid "$MNT" "$segno" 2)
-	collect "$tag" "$sec" 1024
-	left[$mode]=$after
-	mv[$mode]=$moved
-	vb[$mode]=$before
-	ext[$mode]=$(total_extents "$MNT/m/i")
-	log "$tag: first two segments held ${head[$mode]}, interleaved files in ${ext[$mode]} extents"
-	check "$tag: data intact" reread "$MNT/m" /tmp/m.sha
-	check "$tag: the first two segments untouched" \
-		test "$(seg_valid "$MNT" "$segno" 2)" -eq "${head[$mode]}"
-	check "$tag: the last two segments emptied" \
-		test "$(seg_valid "$MNT" $((segno + 2)) 2)" -eq 0
-	done_with "$DISK1" "$tag"
-done
-check "mid-section: legacy GC leaves the first two segments' blocks" test "${left[off]}" -eq "${head[off]}" -a "${head[off]}" -gt 0
-check "mid-section: packing leaves exactly what legacy GC leaves" test "${left[on]}" -eq "${left[off]}"
-check "mid-section: packing moved the last two segments' blocks" test "${mv[on]}" -eq $((vb[on] - head[on]))
-check "mid-section: packed the interleaved files (${ext[on]} < ${ext[off]} extents)" test "${ext[on]}" -lt "${ext[off]}"
-
 ## gc_pack_max_blocks at its maximum, on 128 MiB sections
 tag="gc_pack_max_blocks=1048576"
+log "--- $tag (at ${SECONDS}s)"
 SEGS=64
 bps=$((SEGS * 512))
 mkfs_f2fs "$DISK2" -s "$SEGS"
@@ -243,11 +292,12 @@ check "$tag: one over the maximum is refused" not sh -c "echo 1048577 > $sys/gc_
 check "$tag: set" sh -c "echo 1048576 > $sys/gc_pack_max_blocks"
 check "$tag: reads back" test "$(cat "$sys/gc_pack_max_blocks")" -eq 1048576
 interleave "$MNT/d" 8 10240 64k
-direct_write "$MNT/pad" 65536
-sec=$(victim_of "$MNT" "$MNT"/d/*)
+pad_out "$MNT" 65536
+victim_of "$MNT" "$MNT"/d/*
+vsec=$VICTIM
 sha_record "$MNT/d" /tmp/d.sha
 ed0=$(pack_stat "$MNT" gc_pack_early_drains)
-collect "$tag" "$sec"
+collect "$tag" "$vsec"
 peak=$(pack_stat "$MNT" gc_pack_peak_queued)
 log "$tag: peak queued $peak"
 check "$tag: more valid blocks than the default bound ($before > 16384)" test "$before" -gt 16384
@@ -259,4 +309,5 @@ check "$tag: no allocation fallback" test "$(pack_stat "$MNT" gc_pack_alloc_fall
 check "$tag: no record left" test "$(queued_records "$MNT")" -eq 0
 check "$tag: data intact" reread "$MNT/d" /tmp/d.sha
 done_with "$DISK2" "$tag"
+log "--- end (at ${SECONDS}s)"
 finish

@@ -147,8 +147,9 @@ file_span() {
 		END { print min, max }'
 }
 
-# victim_of MNT FILE...: the first block of the section holding all of
-# the FILEs, or the test stops (the layout every check relies on).
+# victim_of MNT FILE...: sets VICTIM to the first block of the section
+# holding all of the FILEs, or the test stops (the layout every check
+# relies on). Not in $(...): the stop would end only the subshell.
 victim_of() {
 	local mnt=$1 main bps=$((SEGS * 512)) sec='' f first last s b
 	shift
@@ -163,7 +164,18 @@ victim_of() {
 			sec=$s
 		done
 	done
-	echo "$sec"
+	# shellcheck disable=SC2034 # for the test that sources this
+	VICTIM=$sec
+}
+
+# pad_out DIR [KIB] [SUFFIX]: a 1 MiB hole after what was written (GC
+# leaves a fully valid section alone), then KIB KiB (default 8 MiB) more,
+# so that the log has left the victim section. SUFFIX names the files
+# (.cz: through the compressed files' log).
+pad_out() {
+	direct_write "$1/hole${3:-}" 1024
+	direct_write "$1/pad${3:-}" "${2:-8192}"
+	rm "$1/hole${3:-}"
 }
 
 # valid_in_section MNT SECSTART: valid blocks in that section now.
