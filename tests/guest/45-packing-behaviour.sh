@@ -50,7 +50,9 @@ collect() {
 	b0=$(pack_stat "$MNT" gc_pack_blocks)
 	s0=$(pack_stat "$MNT" gc_pack_stale)
 	i0=$(pack_stat "$MNT" gc_pack_inodes)
-	out=$(gc_blocks "$MNT" $((sec + bps - len)) "$len") || true
+	# the ioctl goes on to the next section while start <= start + LEN:
+	# LEN - 1 keeps it to this one
+	out=$(gc_blocks "$MNT" $((sec + bps - len)) $((len - 1))) || true
 	after=$(valid_in_section "$MNT" "$sec")
 	moved=$(($(pack_stat "$MNT" gc_pack_blocks) - b0))
 	stale=$(($(pack_stat "$MNT" gc_pack_stale) - s0))
@@ -73,21 +75,23 @@ done_with() {
 	check "$2: fsck.f2fs clean" fsck_clean "$1"
 }
 
-# to_section_start MNT FILE: fill the warm data log to the end of its
-# section (FILE: a probe block, then the rest), so that the next O_DIRECT
-# write starts a section.
-to_section_start() {
+# to_section_end MNT FILE: fill the warm data log to the end of its
+# section with FILE (a probe block, then the rest in one write), so that
+# the next O_DIRECT write starts a section; FILE removed, that is a hole
+# (GC leaves a fully valid section alone).
+to_section_end() {
 	local b _ n
 	dd if=/dev/zero of="$2" bs=4k count=1 oflag=direct conv=fsync status=none
 	read -r b _ < <(file_span "$2")
 	n=$((bps - 1 - (b - $(pack_stat "$1" main_blkaddr)) % bps))
-	[ "$n" -eq 0 ] || dd if=/dev/zero of="$2" bs=4k seek=1 count="$n" 		oflag=direct conv=fsync,notrunc status=none
+	[ "$n" -eq 0 ] || dd if=/dev/zero of="$2" bs=$((n * 4))k seek=4096 count=1 \
+		oflag=direct,seek_bytes conv=fsync,notrunc status=none
 }
 
-# end_layout MNT NAME: a 1 MiB hole after a victim's files (GC leaves a
-# fully valid section alone); the next to_section_start fills the rest.
+# end_layout MNT NAME: the victim's files are written: the rest of its
+# section a hole, the log at the next section's start.
 end_layout() {
-	direct_write "$1/hole.$2" 1024
+	to_section_end "$1" "$1/hole.$2"
 	rm "$1/hole.$2"
 }
 
@@ -106,25 +110,24 @@ seg_valid() {
 ## one volume, six victim sections laid out one after the other (each
 ## starts a section), collected one by one with the knobs each wants:
 ## shuffled writes (offset order, then found order), a pinned file
-## (packing off, then on), a 3 MiB file and 8 files interleaved
+## (packing off, then on), a 4 MiB file and 4 files interleaved
 ## collected from the section's third segment on (packing off, then on)
 fresh "$DISK1" gc_packing=on
 sys=$(sysfs_dev f2fs_packed "$DISK1")
+end_layout "$MNT" start
 declare -A sec ext maxext pre left mv head vb
 for order in 1 0; do
-	to_section_start "$MNT" "$MNT/align.o$order"
-	shuffled_write "$MNT/o$order" 16 96 $((12 + order))
+		shuffled_write "$MNT/o$order" 8 64 $((12 + order))
 	end_layout "$MNT" "o$order"
 	victim_of "$MNT" "$MNT/o$order"/s.*
 	sec[o$order]=$VICTIM
 	pre[$order]=$(for f in "$MNT/o$order"/s.*; do file_extents "$f"; done | awk '{ n += $1 } END { print n }')
 done
 for mode in off on; do
-	to_section_start "$MNT" "$MNT/align.p$mode"
-	mkdir -p "$MNT/p$mode"
-	direct_write "$MNT/p$mode/x" 1024
-	direct_write "$MNT/p$mode/pinned" 1024
-	direct_write "$MNT/p$mode/y" 1024
+		mkdir -p "$MNT/p$mode"
+	direct_write "$MNT/p$mode/x" 256
+	direct_write "$MNT/p$mode/pinned" 256
+	direct_write "$MNT/p$mode/y" 256
 	must "pinned, packing $mode: pinfile set" \
 		sh -c "f2fs_io pinfile set $MNT/p$mode/pinned > /dev/null"
 	end_layout "$MNT" "p$mode"
@@ -132,19 +135,17 @@ for mode in off on; do
 	sec[p$mode]=$VICTIM
 done
 for mode in off on; do
-	to_section_start "$MNT" "$MNT/align.m$mode"
-	mkdir -p "$MNT/m$mode"
-	direct_write "$MNT/m$mode/head" 3072
-	interleave "$MNT/m$mode/i" 8 512
+		mkdir -p "$MNT/m$mode"
+	direct_write "$MNT/m$mode/head" 4096
+	interleave "$MNT/m$mode/i" 4 256
 	end_layout "$MNT" "m$mode"
 	victim_of "$MNT" "$MNT/m$mode"/head "$MNT/m$mode"/i/*
 	sec[m$mode]=$VICTIM
 done
-to_section_start "$MNT" "$MNT/align.end"
 sha_record "$MNT" /tmp/plain.sha
 
 # file-offset order, on a fresh cold log first: GC's destination, where
-# 16 files of 96 blocks fit in one section
+# 8 files of 64 blocks fit in one section
 for order in 1 0; do
 	tag="shuffled, gc_pack_order=$order"
 	echo "$order" > "$sys/gc_pack_order"
@@ -156,15 +157,15 @@ for order in 1 0; do
 		[ "$e" -le "${maxext[$order]}" ] || maxext[$order]=$e
 	done
 	log "$tag: extents ${pre[$order]} -> ${ext[$order]} (at most ${maxext[$order]} per file)"
-	check "$tag: layout shuffled (>= 1000 extents before)" test "${pre[$order]}" -ge 1000
+	check "$tag: layout shuffled (>= 400 extents before)" test "${pre[$order]}" -ge 400
 	check "$tag: victim emptied" test "$after" -eq 0
 	check "$tag: moved == victim's valid blocks before" test "$moved" -eq "$before"
 done
 echo 1 > "$sys/gc_pack_order"
 check "found order keeps each file in pieces (> 4 extents per file)" \
-	test "${ext[0]}" -gt $((16 * 4))
-check "offset order: one extent per file (16 files: ${ext[1]} extents)" \
-	test "${ext[1]}" -eq 16 -a "${maxext[1]}" -eq 1
+	test "${ext[0]}" -gt $((8 * 4))
+check "offset order: one extent per file (8 files: ${ext[1]} extents)" \
+	test "${ext[1]}" -eq 8 -a "${maxext[1]}" -eq 1
 
 # a pinned file in the victim: legacy (packing off) against packing on
 for mode in off on; do
@@ -260,20 +261,23 @@ check "$tag: data intact" reread "$MNT/c" /tmp/c.sha
 check "$tag: still compressed" test "$(f2fs_io get_cblocks "$MNT/c/f0.cz")" -eq "$cblocks"
 done_with "$DISK1" "$tag"
 
-## checkpoint=disable
+## checkpoint=disable: laid out with checkpoints (with them disabled,
+## f2fs writes SSR, into any hole), then remounted checkpoint=disable:100%
+## (no GC needed to disable them), collected, checkpoint=enable
 tag=checkpoint=disable
-fresh "$DISK1" gc_packing=on,checkpoint=disable
-to_section_start "$MNT" "$MNT/align"
-interleave "$MNT/d" 8 512
+fresh "$DISK1" gc_packing=on
+end_layout "$MNT" start
+interleave "$MNT/d" 8 256
 end_layout "$MNT" d
-to_section_start "$MNT" "$MNT/align.end"
 victim_of "$MNT" "$MNT"/d/*
 vsec=$VICTIM
 sha_record "$MNT/d" /tmp/d.sha
+must "$tag: remount" mount -o remount,checkpoint=disable:100% "$MNT"
+check "$tag: in force" grep -q "$MNT .*checkpoint=disable" /proc/mounts
 collect "$tag" "$vsec"
 # emptied segments stay unusable, but GC's own log may write into the
 # victim's: "all moved" is told by the counters
-check "$tag: moved == victim's valid blocks before ($before)" test "$moved" -eq "$before" -a "$before" -ge 1024
+check "$tag: moved == victim's valid blocks before ($before)" test "$moved" -eq "$before" -a "$before" -ge 512
 check "$tag: no stale record" test "$stale" -eq 0
 check "$tag: data intact" reread "$MNT/d" /tmp/d.sha
 check "$tag: checkpoint=enable" mount -o remount,checkpoint=enable "$MNT"
@@ -291,8 +295,12 @@ sys=$(sysfs_dev f2fs_packed "$DISK2")
 check "$tag: one over the maximum is refused" not sh -c "echo 1048577 > $sys/gc_pack_max_blocks"
 check "$tag: set" sh -c "echo 1048576 > $sys/gc_pack_max_blocks"
 check "$tag: reads back" test "$(cat "$sys/gc_pack_max_blocks")" -eq 1048576
-interleave "$MNT/d" 8 10240 64k
-pad_out "$MNT" 65536
+end_layout "$MNT" start
+mkdir -p "$MNT/d"
+for i in 0 1 2 3 4 5 6 7 8; do
+	dd if=/dev/urandom of="$MNT/d/$i" bs=8M count=1 oflag=direct status=none
+done
+end_layout "$MNT" d
 victim_of "$MNT" "$MNT"/d/*
 vsec=$VICTIM
 sha_record "$MNT/d" /tmp/d.sha
