@@ -133,3 +133,112 @@ section_valid() {
 queued_records() {
 	pack_stat "$1" gc_pack_queued
 }
+
+# Victim-section helpers (tests 45, 46). SEGS is the volume's segments
+# per section (mkfs.f2fs -s SEGS), set by the test before using them.
+SEGS=${SEGS:-4}
+
+# file_span FILE: "FIRST LAST" physical blocks of FILE.
+file_span() {
+	filefrag -v "$1" | awk '$1 ~ /^[0-9]+:$/ {
+		s = $4; sub(/\.\..*/, "", s); e = $5; sub(/:.*/, "", e)
+		if (min == "" || s + 0 < min) min = s + 0
+		if (e + 0 > max) max = e + 0 }
+		END { print min, max }'
+}
+
+# victim_of MNT FILE...: sets VICTIM to the first block of the section
+# holding all of the FILEs, or the test stops (the layout every check
+# relies on). Not in $(...): the stop would end only the subshell.
+victim_of() {
+	local mnt=$1 main bps=$((SEGS * 512)) sec='' f first last s b
+	shift
+	main=$(pack_stat "$mnt" main_blkaddr)
+	for f in "$@"; do
+		read -r first last < <(file_span "$f")
+		[ -n "$first" ] || { fail "layout: $f has no blocks"; finish; }
+		for b in "$first" "$last"; do
+			s=$((main + (b - main) / bps * bps))
+			[ "${sec:-$s}" = "$s" ] ||
+				{ fail "layout: $* do not share one section"; finish; }
+			sec=$s
+		done
+	done
+	# shellcheck disable=SC2034 # for the test that sources this
+	VICTIM=$sec
+}
+
+# pad_out DIR [KIB] [SUFFIX]: a 1 MiB hole after what was written (GC
+# leaves a fully valid section alone), then KIB KiB (default 8 MiB) more,
+# so that the log has left the victim section. SUFFIX names the files
+# (.cz: through the compressed files' log).
+pad_out() {
+	direct_write "$1/hole${3:-}" 1024
+	direct_write "$1/pad${3:-}" "${2:-8192}"
+	rm "$1/hole${3:-}"
+}
+
+# valid_in_section MNT SECSTART: valid blocks in that section now.
+valid_in_section() {
+	local main secno
+	main=$(pack_stat "$1" main_blkaddr)
+	secno=$((($2 - main) / (SEGS * 512)))
+	section_valid "/proc/fs/f2fs_packed/$(basename "$(readlink -f \
+		"$(findmnt -no SOURCE "$1")")")" "$SEGS" |
+		awk -v s="$secno" '$1 == s { v = $2 } END { print v + 0 }'
+}
+
+# gc_blocks MNT START LEN: one sync GC_RANGE call over LEN blocks from
+# START, no syncfs after it; prints f2fs-gc's JSON summary.
+gc_blocks() {
+	"$GC_TOOL" -q -j -n -d off -r "$2:$3" -c 1 -i 1 "$1"
+}
+
+# direct_write FILE KIB: KIB KiB of fio's random data with O_DIRECT and
+# an fsync: the blocks land in write order.
+direct_write() {
+	fio --name=w --filename="$1" --size="${2}k" --bs=64k --rw=write \
+		--direct=1 --end_fsync=1 --refill_buffers --eta=never \
+		--output=/dev/null || { fail "fio could not write $1"; finish; }
+}
+
+# shuffled_write DIR NFILES BLOCKS SEED: NFILES files DIR/s.<i> of BLOCKS
+# 4 KiB blocks, every (file, block) written once with O_DIRECT in an order
+# shuffled by SEED (the same order on every run), then fsync'd: on disk
+# each file's blocks lie out of file-offset order, interleaved with the
+# other files'.
+shuffled_write() {
+	mkdir -p "$1"
+	python3 - "$@" <<'PY' || { fail "shuffled_write $*"; finish; }
+import mmap, os, random, sys
+d, n, blocks, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+rnd = random.Random(seed)
+order = [(f, b) for f in range(n) for b in range(blocks)]
+rnd.shuffle(order)
+fds = [os.open(f"{d}/s.{f}", os.O_WRONLY | os.O_CREAT | os.O_DIRECT, 0o644)
+       for f in range(n)]
+buf = mmap.mmap(-1, 4096)
+for f, b in order:
+	buf.seek(0)
+	buf.write(rnd.randbytes(4096))
+	os.pwrite(fds[f], buf, b * 4096)
+for fd in fds:
+	os.fsync(fd)
+	os.close(fd)
+PY
+}
+
+# file_extents FILE: FILE's extents (logically and physically contiguous
+# runs), as filefrag counts them.
+file_extents() {
+	filefrag "$1" | awk '{ print $(NF-2) }'
+}
+
+# no_fsck_flag DEV: the unmounted volume's checkpoint does not ask for
+# fsck (SBI_NEED_FSCK was never set).
+no_fsck_flag() {
+	local st
+	st=$(dump.f2fs "$1" 2>&1 | grep -m1 'checkpoint state')
+	echo "$st" | grep -qw fsck && { echo "# $st"; return 1; }
+	return 0
+}
