@@ -115,8 +115,11 @@ wait_for() {
 	done
 }
 
+# DMESG_EXPECTED: lines of DMESG_BAD a test expects (an extended regex;
+# default none).
 dmesg_clean() {
-	! dmesg | grep -E "$DMESG_BAD" | grep -v 'CONFIG_F2FS_FAULT_INJECTION'
+	! dmesg | grep -E "$DMESG_BAD" | grep -v 'CONFIG_F2FS_FAULT_INJECTION' |
+		grep -vE "${DMESG_EXPECTED:-^$}"
 }
 
 finish() {

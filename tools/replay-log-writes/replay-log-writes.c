@@ -193,7 +193,7 @@ static uint64_t replay_entry(struct replay *r, uint64_t i, uint64_t off)
 	return off;
 }
 
-static void usage(void)
+static void bad_usage(void)
 {
 	fprintf(stderr,
 		"usage: " PROG " [-c COMMAND] [-m MARKS] LOG DEVICE\n"
@@ -223,11 +223,11 @@ int main(int argc, char **argv)
 				die("%s: %s", optarg, strerror(errno));
 			break;
 		default:
-			usage();
+			bad_usage();
 		}
 	}
 	if (argc - optind != 2)
-		usage();
+		bad_usage();
 	r.log = open(argv[optind], O_RDONLY);
 	if (r.log < 0)
 		die("%s: %s", argv[optind], strerror(errno));
