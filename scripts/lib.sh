@@ -39,7 +39,8 @@ suite_roots() {
 
 # in_root ROOT CMD...: CMD chrooted in ROOT with /proc, /dev and this
 # repository (over its own path) mounted, in a mount namespace of its
-# own, so that no mount outlives CMD.
+# own, so that no mount outlives CMD. The root's own PATH: the caller's
+# may name directories the root does not have.
 in_root() {
 	local root=$1 top
 	shift
@@ -52,7 +53,8 @@ in_root() {
 		mount --bind "$top" "$root$top" &&
 		mount -t proc proc "$root/proc" &&
 		mount --rbind /dev "$root/dev" &&
-		exec chroot "$root" "$@"' sh "$root" "$top" "$@"
+		PATH=/usr/sbin:/usr/bin:/sbin:/bin exec chroot "$root" "$@"' \
+		sh "$root" "$top" "$@"
 }
 
 headers_dir() {
