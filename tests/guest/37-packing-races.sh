@@ -28,53 +28,8 @@ load_packed
 need_gc_tool
 modprobe dm_mod || { fail "modprobe dm_mod"; finish; }
 FAULT_PAGE_ALLOC=$((1 << 2))
-segs=4
-bps=$((segs * 512))
-
-# span FILE: "FIRST LAST" physical blocks of FILE.
-span() {
-	filefrag -v "$1" | awk '$1 ~ /^[0-9]+:$/ {
-		s = $4; sub(/\.\..*/, "", s); e = $5; sub(/:.*/, "", e)
-		if (min == "" || s + 0 < min) min = s + 0
-		if (e + 0 > max) max = e + 0 }
-		END { print min, max }'
-}
-
-# victim MNT FILE...: the start block of the section holding all of the
-# FILEs, or the test stops (the layout every check here relies on).
-victim() {
-	local mnt=$1 main sec='' f first last s b
-	shift
-	main=$(pack_stat "$mnt" main_blkaddr)
-	for f in "$@"; do
-		read -r first last < <(span "$f")
-		for b in "$first" "$last"; do
-			s=$((main + (b - main) / bps * bps))
-			[ "${sec:-$s}" = "$s" ] ||
-				{ fail "layout: $* do not share one section"; finish; }
-			sec=$s
-		done
-	done
-	echo "$sec"
-}
-
-# valid_in MNT SECSTART: valid blocks left in that section.
-valid_in() {
-	local main secno
-	main=$(pack_stat "$1" main_blkaddr)
-	secno=$((($2 - main) / bps))
-	section_valid "/proc/fs/f2fs_packed/$(basename "$(readlink -f \
-		"$(findmnt -no SOURCE "$1")")")" "$segs" |
-		awk -v s="$secno" '$1 == s { v = $2 } END { print v + 0 }'
-}
-
-# write_direct FILE KIB: KIB KiB of fio's random data with O_DIRECT and
-# an fsync: the blocks land in write order and are not checkpointed.
-write_direct() {
-	fio --name=w --filename="$1" --size="${2}k" --bs=64k --rw=write \
-		--direct=1 --end_fsync=1 --refill_buffers --eta=never \
-		--output=/dev/null || { fail "fio could not write $1"; finish; }
-}
+SEGS=4
+bps=$((SEGS * 512))
 
 # gc_section MNT SECSTART: one sync GC_RANGE call over the section, no
 # syncfs after it; prints f2fs-gc's JSON summary.
@@ -82,26 +37,10 @@ gc_section() {
 	"$GC_TOOL" -q -j -n -d off -r "$2:$bps" -c 1 -i 1 "$1"
 }
 
-# blocked_in PID REGEX: the kernel stack of PID or of one of its children
-# (a backgrounded function runs in a subshell) matches REGEX.
-blocked_in() {
-	local p
-	for p in "$1" $(pgrep -P "$1"); do
-		grep -qE "$2" "/proc/$p/stack" 2>/dev/null && return 0
-	done
-	return 1
-}
-
 # cp_error MNT: MNT has a checkpoint error, seen as touch(1) failing
 # (f2fs_setattr() and f2fs_create() refuse with EIO before any I/O).
 cp_error() {
 	! touch "$1/.cp-probe" 2>/dev/null
-}
-
-# under_writeback: some page is under write-back (meminfo folds the
-# per-cpu counters in about once a second).
-under_writeback() {
-	awk '$1 == "Writeback:" { exit !($2 > 0) }' /proc/meminfo
 }
 
 # hold_pass MNT DM FILE: rewrite FILE's first block in place and start its
@@ -115,16 +54,7 @@ hold_pass() {
 	echo 1 > "$sys/ipu_policy"	# F2FS_IPU_FORCE
 	# --nolockfs: a frozen file system would block the rewrite itself
 	dmsetup suspend --nolockfs "$2"
-	python3 -c '
-import ctypes, os, sys
-libc = ctypes.CDLL(None, use_errno=True)
-libc.sync_file_range.argtypes = [ctypes.c_int, ctypes.c_longlong,
-				 ctypes.c_longlong, ctypes.c_uint]
-fd = os.open(sys.argv[1], os.O_WRONLY)
-os.pwrite(fd, b"\x5a" * 4096, 0)
-if libc.sync_file_range(fd, 0, 4096, 2):	# SYNC_FILE_RANGE_WRITE
-	sys.exit(os.strerror(ctypes.get_errno()))
-' "$3"
+	rewrite_first_block "$3"
 	echo "$old" > "$sys/ipu_policy"
 	must "a page under write-back to hold the pass on" \
 		wait_for 20 under_writeback
@@ -136,10 +66,10 @@ if libc.sync_file_range(fd, 0, 4096, 2):	# SYNC_FILE_RANGE_WRITE
 # about under checkpoint=disable.
 prepare() {	# MNT DIR
 	mkdir -p "$1/$2"
-	write_direct "$1/$2/a" 256
-	write_direct "$1/$2/b" 4096
-	write_direct "$1/$2/hole" 1024
-	write_direct "$1/$2/pad" 8192
+	direct_write "$1/$2/a" 256
+	direct_write "$1/$2/b" 4096
+	direct_write "$1/$2/hole" 1024
+	direct_write "$1/$2/pad" 8192
 	rm "$1/$2/hole"
 	cp "$1/$2/b" "/tmp/$2.b"
 }
@@ -155,14 +85,15 @@ DM=/dev/$(dmsetup info -c --noheadings -o blkdevname race)
 # section with a pad after it, deleted
 declare -A left
 for mode in off on; do
-	mkfs_f2fs "$DISK2" -s "$segs"
+	mkfs_f2fs "$DISK2" -s "$SEGS"
 	mount_fs f2fs_packed "$DISK2" /mnt/b gc_packing=$mode,background_gc=off
 	sys=$(sysfs_dev f2fs_packed "$DISK2")
 	mkdir -p "/mnt/b/$mode"
-	write_direct "/mnt/b/$mode/f" 4096
-	write_direct "/mnt/b/$mode/pad" 8192
+	direct_write "/mnt/b/$mode/f" 4096
+	direct_write "/mnt/b/$mode/pad" 8192
 	rm "/mnt/b/$mode/pad"
-	sec=$(victim /mnt/b "/mnt/b/$mode/f")
+	victim_of /mnt/b "/mnt/b/$mode/f"
+	sec=$VICTIM
 	sha_record "/mnt/b/$mode" "/tmp/p3.$mode.sha"
 	# the reads must go to the device, where the faults are
 	python3 -c 'import os, sys
@@ -173,7 +104,7 @@ os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "/mnt/b/$mode/f"
 	out=$(gc_section /mnt/b "$sec") || true
 	log "phase-3 faults, packing $mode: $(echo "$out" | grep -E '"(successes|eagain|errors)"' | tr -d '\n ') $(pack_stats /mnt/b)"
 	echo 0 > "$sys/inject_rate"
-	left[$mode]=$(valid_in /mnt/b "$sec")
+	left[$mode]=$(valid_in_section /mnt/b "$sec")
 	check "phase-3 faults, packing $mode: data intact" \
 		sha_verify "/mnt/b/$mode" "/tmp/p3.$mode.sha"
 	check "phase-3 faults, packing $mode: no record left" \
@@ -189,10 +120,11 @@ check "phase-3 faults: packing leaves no more than legacy GC" \
 # checkpoint=disable: b's blocks are never checkpointed, so collapse and
 # insert reuse them in place through f2fs_replace_block() (checkpointed
 # blocks they copy, and the old ones die)
-mkfs_f2fs "$DM" -s "$segs"
+mkfs_f2fs "$DM" -s "$SEGS"
 mount_fs f2fs_packed "$DM" /mnt/a gc_packing=on,background_gc=off,checkpoint=disable
 prepare /mnt/a replace
-sec=$(victim /mnt/a /mnt/a/replace/a /mnt/a/replace/b)
+victim_of /mnt/a /mnt/a/replace/a /mnt/a/replace/b
+sec=$VICTIM
 stale0=$(pack_stat /mnt/a gc_pack_stale)
 blocks0=$(pack_stat /mnt/a gc_pack_blocks)
 hold_pass /mnt/a race /mnt/a/replace/a
@@ -231,10 +163,11 @@ check "replace: checkpoint=enable" mount -o remount,checkpoint=enable /mnt/a
 umount_fsck "$DM" /mnt/a
 
 ## checkpoint error while the pass runs
-mkfs_f2fs "$DM" -s "$segs"
+mkfs_f2fs "$DM" -s "$SEGS"
 mount_fs f2fs_packed "$DM" /mnt/a gc_packing=on,background_gc=off
 prepare /mnt/a cperr
-sec=$(victim /mnt/a /mnt/a/cperr/a /mnt/a/cperr/b)
+victim_of /mnt/a /mnt/a/cperr/a /mnt/a/cperr/b
+sec=$VICTIM
 blocks0=$(pack_stat /mnt/a gc_pack_blocks)
 dropped0=$(pack_stat /mnt/a gc_pack_dropped)
 hold_pass /mnt/a race /mnt/a/cperr/a
@@ -264,11 +197,12 @@ umount_fsck "$DM" /mnt/a
 # The read error stops checkpoints, and 7.x dumps the stack when it does:
 # dmesg is checked up to here, and that expected part is cleared below.
 check "dmesg clean before the injected read error" dmesg_clean
-mkfs_f2fs "$DM" -s "$segs"
+mkfs_f2fs "$DM" -s "$SEGS"
 mount_fs f2fs_packed "$DM" /mnt/a gc_packing=on,background_gc=off
 prepare /mnt/a ssa
 sha_record /mnt/a/ssa /tmp/ssa.sha
-sec=$(victim /mnt/a /mnt/a/ssa/a /mnt/a/ssa/b)
+victim_of /mnt/a /mnt/a/ssa/a /mnt/a/ssa/b
+sec=$VICTIM
 main=$(pack_stat /mnt/a main_blkaddr)
 umount /mnt/a	# the victim's summary is read from the device again
 ssa=$(f2fs_sb_u32 "$DM" 88)	# ssa_blkaddr

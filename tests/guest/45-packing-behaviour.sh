@@ -63,6 +63,22 @@ collect() {
 	log "$tag: gc $(echo "$out" | grep -E '"(successes|eagain|errors)"' | tr -d '\n ')"
 }
 
+# collect_all TAG DIR MIN: collect the section that holds every file of
+# DIR: packing must move all its valid blocks (at least MIN), none stale,
+# the victim must end empty and DIR's data (recorded in /tmp/<DIR's
+# name>.sha) read back intact.
+collect_all() {
+	local tag=$1 dir=$2 sha=/tmp/${2##*/}.sha
+	victim_of "$MNT" "$dir"/*
+	sha_record "$dir" "$sha"
+	collect "$tag" "$VICTIM"
+	check "$tag: victim emptied" test "$after" -eq 0
+	check "$tag: moved == victim's valid blocks before ($before)" \
+		test "$moved" -eq "$before" -a "$before" -ge "$3"
+	check "$tag: no stale record" test "$stale" -eq 0
+	check "$tag: data intact" reread "$dir" "$sha"
+}
+
 # reread DIR SHA: DIR's data matches SHA, read from the device.
 reread() {
 	sync
@@ -246,14 +262,7 @@ fresh "$DISK1" gc_packing=on,test_dummy_encryption -O encrypt
 shuffled_write "$MNT/e" 8 128 7
 pad_out "$MNT"
 check "$tag: the files are encrypted" sh -c "lsattr $MNT/e/s.0 | cut -d' ' -f1 | grep -q E"
-victim_of "$MNT" "$MNT"/e/s.*
-vsec=$VICTIM
-sha_record "$MNT/e" /tmp/e.sha
-collect "$tag" "$vsec"
-check "$tag: victim emptied" test "$after" -eq 0
-check "$tag: moved == victim's valid blocks before ($before)" test "$moved" -eq "$before" -a "$before" -ge 1024
-check "$tag: no stale record" test "$stale" -eq 0
-check "$tag: data intact" reread "$MNT/e" /tmp/e.sha
+collect_all "$tag" "$MNT/e" 1024
 done_with "$DISK1" "$tag"
 mount_fs f2fs_packed "$DISK1" "$MNT" test_dummy_encryption
 check "$tag: data intact after remount" sha_verify "$MNT/e" /tmp/e.sha
@@ -278,14 +287,7 @@ PY
 pad_out "$MNT" 8192 .cz
 cblocks=$(f2fs_io get_cblocks "$MNT/c/f0.cz" 2>/dev/null || echo 0)
 check "$tag: the files are compressed ($cblocks blocks of f0 saved)" test "${cblocks:-0}" -gt 0
-victim_of "$MNT" "$MNT"/c/*.cz
-vsec=$VICTIM
-sha_record "$MNT/c" /tmp/c.sha
-collect "$tag" "$vsec"
-check "$tag: victim emptied" test "$after" -eq 0
-check "$tag: moved == victim's valid blocks before ($before)" test "$moved" -eq "$before" -a "$before" -ge 512
-check "$tag: no stale record" test "$stale" -eq 0
-check "$tag: data intact" reread "$MNT/c" /tmp/c.sha
+collect_all "$tag" "$MNT/c" 512
 check "$tag: still compressed" test "$(f2fs_io get_cblocks "$MNT/c/f0.cz")" -eq "$cblocks"
 done_with "$DISK1" "$tag"
 

@@ -35,20 +35,6 @@ bps=$((SEGS * 512))
 MNT=/mnt/a
 HELD='wait_on_page_writeback|folio_wait_writeback'
 
-# blocked_in PID REGEX: the kernel stack of PID or of one of its children
-# matches REGEX.
-blocked_in() {
-	local p
-	for p in "$1" $(pgrep -P "$1"); do
-		grep -qE "$2" "/proc/$p/stack" 2>/dev/null && return 0
-	done
-	return 1
-}
-
-under_writeback() {
-	awk '$1 == "Writeback:" { exit !($2 > 0) }' /proc/meminfo
-}
-
 # hot_write FILE KIB: KIB KiB of random data, buffered and fsync'd: a
 # *.hot file's blocks land in the hot data log, in file order.
 hot_write() {
@@ -135,16 +121,7 @@ stale0=$(pack_stat "$MNT" gc_pack_stale)
 # suspended hold device; the pass waits for it with every record queued
 echo 1 > "$sys/ipu_policy"	# F2FS_IPU_FORCE
 dmsetup suspend hold
-python3 -c '
-import ctypes, os, sys
-libc = ctypes.CDLL(None, use_errno=True)
-libc.sync_file_range.argtypes = [ctypes.c_int, ctypes.c_longlong,
-				 ctypes.c_longlong, ctypes.c_uint]
-fd = os.open(sys.argv[1], os.O_WRONLY)
-os.pwrite(fd, b"\x5a" * 4096, 0)
-if libc.sync_file_range(fd, 0, 4096, 2):	# SYNC_FILE_RANGE_WRITE
-	sys.exit(os.strerror(ctypes.get_errno()))
-' "$MNT/r/a.hot"
+rewrite_first_block "$MNT/r/a.hot"
 echo 16 > "$sys/ipu_policy"	# the default, F2FS_IPU_FSYNC
 must "a page under write-back to hold the pass on" wait_for 20 under_writeback
 check "the rewrite stayed in place" \

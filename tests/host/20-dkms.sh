@@ -26,48 +26,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 log "kernels $(echo $kernels), $name $version"
 
-# run CMD...: run quietly, show the tail of its output if it fails.
-run() {
-	if "$@" > "$tmp/out" 2>&1; then
-		return 0
-	fi
-	tail -15 "$tmp/out" | sed 's/^/# /'
-	return 1
-}
-
-# dkms_installed [KVER...]: installed for each (default: every kernel).
-dkms_installed() {
-	local k ks=${*:-$kernels}
-	for k in $ks; do
-		dkms status -m "$name" -v "$version" -k "$k" | grep -q ': installed$' ||
-			{ log "not installed for $k"; return 1; }
-	done
-}
-
-# The installed module of every kernel, as modinfo (and so modprobe)
-# finds it after depmod.
-ko_from_dkms() {
-	local kver
-	for kver in $kernels; do
-		ko_from_dkms_of "$kver" || return 1
-	done
-}
-ko_from_dkms_of() {
-	local kver=$1 f
-	f=$(modinfo -k "$kver" -n "$name") || return 1
-	log "modinfo -n $name: $f"
-	case $f in
-	/lib/modules/"$kver"/updates/dkms/"$name".ko*) ;;
-	*) return 1 ;;
-	esac
-	modinfo -k "$kver" -F version "$name" | grep -qx "$version" &&
-		modinfo -k "$kver" -F alias "$name" | grep -qx fs-f2fs_packed &&
-		! modinfo -k "$kver" -F alias "$name" | grep -qx fs-f2fs
-}
-
 # Start from a machine without the package: it owns the same DKMS entry.
 if dpkg-query -W -f '${Status}\n' "$pkg" 2>/dev/null | grep -q ' installed$'; then
-	must "earlier $pkg removed" run dpkg -P "$pkg"
+	must "earlier $pkg removed" quietly dpkg -P "$pkg"
 fi
 
 # Kernels in build roots (scripts/suite-root) as ROOT:KVER; their DKMS is
@@ -101,9 +62,9 @@ rooted_installed() {
 	done
 }
 
-must "scripts/dkms-install" run scripts/dkms-install
-check "dkms status: installed for every kernel" dkms_installed
-check "module in /lib/modules/<kernel>/updates/dkms of each, ours" ko_from_dkms
+must "scripts/dkms-install" quietly scripts/dkms-install
+check "dkms status: installed for every kernel" dkms_installed "$name" "$version" $kernels
+check "module in /lib/modules/<kernel>/updates/dkms of each, ours" ko_from_dkms "$name" "$version" $kernels
 check "build roots: installed for each of their kernels by their DKMS" rooted_installed
 # ko_stamps: the installed modules' paths and mtimes, host and roots.
 ko_stamps() {
@@ -117,7 +78,8 @@ ko_stamps() {
 	return 0
 }
 ko_stamps > "$tmp/stamps1"
-check "scripts/dkms-install again (idempotent)" run scripts/dkms-install
+check "scripts/dkms-install again (idempotent)" \
+	sh -c 'scripts/dkms-install > "$1" 2>&1 || { tail -20 "$1" | sed "s/^/# /"; exit 1; }' sh "$tmp/out"
 kept() {
 	ko_stamps > "$tmp/stamps2"
 	sed 's/^/# /' "$tmp/stamps2"
@@ -125,7 +87,7 @@ kept() {
 		grep -q 'is unchanged: keeping it' "$tmp/out"
 }
 check "it kept the install: no module rebuilt, host or build root" kept
-check "dkms status: still installed for every kernel" dkms_installed
+check "dkms status: still installed for every kernel" dkms_installed "$name" "$version" $kernels
 check "build roots: still installed" rooted_installed
 tree_ok() {
 	local d=/usr/src/$name-$version s
@@ -140,10 +102,10 @@ check "/usr/src/$name-$version: upstream f2fs of every series, BUILD_EXCLUSIVE_K
 # What the kernel packages run after installing a kernel's headers: a
 # kernel that has no module (as after an upgrade within a series) gets it.
 last=$(echo "$kernels" | tail -1)
-must "dkms uninstall for $last" run dkms uninstall -m "$name" -v "$version" -k "$last"
+must "dkms uninstall for $last" quietly dkms uninstall -m "$name" -v "$version" -k "$last"
 check "the kernel hook rebuilds it for $last" \
-	run /etc/kernel/header_postinst.d/dkms "$last"
-check "dkms status: installed for $last again" dkms_installed "$last"
+	quietly /etc/kernel/header_postinst.d/dkms "$last"
+check "dkms status: installed for $last again" dkms_installed "$name" "$version" "$last"
 
 # A kernel of a series we have no patches for: fake headers of 5.10,
 # handed to DKMS the way a rig with headers elsewhere would.
@@ -160,10 +122,10 @@ unsupported_refused() {
 	grep -q BUILD_EXCLUSIVE "$tmp/out"
 }
 check "dkms build for a 5.10 kernel is refused (BUILD_EXCLUSIVE)" unsupported_refused
-check "dkms status: 5.10 attempt left every kernel installed" dkms_installed
+check "dkms status: 5.10 attempt left every kernel installed" dkms_installed "$name" "$version" $kernels
 
 # Leave no install of ours behind: host test 22 installs the package,
 # which owns the same DKMS entry and /usr/src tree.
 check "dkms remove + /usr/src cleared" \
-	run sh -c "dkms remove -m $name -v $version --all && rm -rf /usr/src/$name-$version"
+	quietly sh -c "dkms remove -m $name -v $version --all && rm -rf /usr/src/$name-$version"
 finish

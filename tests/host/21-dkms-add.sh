@@ -28,15 +28,6 @@ dk=(--sourcetree "$tmp/src" --dkmstree "$tmp/dkms" --installtree "$tmp/modules")
 mkdir -p "$clone" "$tmp/src" "$tmp/dkms" "$tmp/modules/$kver"
 log "kernel $kver, $name $version"
 
-# run CMD...: quietly, the tail of its output when it fails.
-run() {
-	if "$@" > "$tmp/out" 2>&1; then
-		return 0
-	fi
-	tail -20 "$tmp/out" | sed 's/^/# /'
-	return 1
-}
-
 must "headers of $kver installed" test -d "/lib/modules/$kver/build"
 must "linux-source-$series installed (the import reads it)" \
 	test -f "$(linux_source_tarball "$series")"
@@ -44,18 +35,18 @@ our_files | tar -cf - -T - | tar -C "$clone" -xf -
 must "the copy has dkms.conf at the top, no imported tree" \
 	sh -c "test -f '$clone/dkms.conf' && test ! -e '$clone/src/f2fs' && test ! -e '$clone/upstream'"
 
-must "dkms add . (in the copy)" run sh -c 'cd "$1" && shift && dkms add "$@" .' sh "$clone" "${dk[@]}"
+must "dkms add . (in the copy)" quietly sh -c 'cd "$1" && shift && dkms add "$@" .' sh "$clone" "${dk[@]}"
 check "dkms status: $name/$version added" \
 	sh -c "dkms status ${dk[*]} -m $name -v $version | grep -q ': added$'"
 must "dkms build $name/$version -k $kver" \
-	run dkms build "${dk[@]}" "$name/$version" -k "$kver"
+	quietly dkms build "${dk[@]}" "$name/$version" -k "$kver"
 make_log=$(ls "$tmp/dkms/$name/$version/$kver"/*/log/make.log 2>/dev/null | head -1)
 log "${make_log:-no make.log}: $(grep -m1 '^imported f2fs' "${make_log:-/dev/null}" || echo 'no import line')"
 check "MAKE imported fs/f2fs from $(linux_source_tarball "$series") and patched it" \
 	grep -q "^imported f2fs from kernel $series\\.[0-9]* ($(linux_source_tarball "$series") (linux-source-$series .*)), renamed, patches/$series applied$" \
 		"${make_log:-/dev/null}"
 must "dkms install $name/$version -k $kver" \
-	run dkms install "${dk[@]}" --no-depmod "$name/$version" -k "$kver"
+	quietly dkms install "${dk[@]}" --no-depmod "$name/$version" -k "$kver"
 ko=$(ls "$tmp/modules/$kver/updates/dkms/$name.ko"* 2>/dev/null | head -1)
 log "installed: ${ko:-nothing}"
 check "module installed in updates/dkms" test -n "$ko"
@@ -65,6 +56,6 @@ check "the module is ours: version $version, alias fs-f2fs_packed, vermagic $kve
 		modinfo -F vermagic '$ko' | grep -q '^$kver '"
 check "dkms status: installed for $kver" \
 	sh -c "dkms status ${dk[*]} -m $name -v $version -k $kver | grep -q ': installed$'"
-check "dkms remove --all" run dkms remove "${dk[@]}" --no-depmod -m "$name" -v "$version" --all
+check "dkms remove --all" quietly dkms remove "${dk[@]}" --no-depmod -m "$name" -v "$version" --all
 check "the module is gone" sh -c "! ls '$tmp/modules/$kver/updates/dkms/$name.ko'* 2>/dev/null"
 finish

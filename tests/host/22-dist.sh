@@ -41,18 +41,9 @@ log "$name $version, kernel $kver; DKMS kernels $(echo $kernels)"
 # layout DKMS and the module's own tree have.
 accepted_tags="repeated-path-segment"
 
-# run CMD...: quietly, the tail of its output when it fails.
-run() {
-	if "$@" > "$tmp/out" 2>&1; then
-		return 0
-	fi
-	tail -20 "$tmp/out" | sed 's/^/# /'
-	return 1
-}
-
 # ---- make dist ------------------------------------------------------
 rm -f "$tarball"
-must "make dist" run make -s dist
+must "make dist" quietly make -s dist
 must "$tarball written" test -f "$tarball"
 tar -tJf "$tarball" > "$tmp/list"
 log "$(wc -l < "$tmp/list") files"
@@ -113,23 +104,23 @@ check "no script of the tarball runs git (bench/ falls back to 'unknown')" \
 		grep -v '/tests/host/22-dist.sh$'"
 
 start=$SECONDS
-check "make check, from the tarball" run in_tree make -s check
+check "make check, from the tarball" quietly in_tree make -s check
 log "make check: $((SECONDS - start)) s"
 start=$SECONDS
-check "make (module for $kver and tools), from the tarball" run in_tree make -s
+check "make (module for $kver and tools), from the tarball" quietly in_tree make -s
 log "make: $((SECONDS - start)) s"
 check "the module and f2fs-gc built" \
 	test -f "$tree/build/$kver/$name.ko" -a -x "$tree/tools/f2fs-gc/f2fs-gc"
 for t in 05-meta 06-dmesg-checks 10-import-errors; do
 	mkdir -p "$tmp/out-$t"
 	check "host test $t, from the tarball" \
-		run in_tree env TEST_OUT="$tmp/out-$t" bash "tests/host/$t.sh"
+		quietly in_tree env TEST_OUT="$tmp/out-$t" bash "tests/host/$t.sh"
 done
 check "scripts/bootstrap help (install-deps, then make), from the tarball" \
-	run in_tree scripts/bootstrap help
+	quietly in_tree scripts/bootstrap help
 
 start=$SECONDS
-must "make deb, from the tarball" run in_tree make -s deb
+must "make deb, from the tarball" quietly in_tree make -s deb
 log "make deb: $((SECONDS - start)) s"
 deb=$tree/build/${pkg}_${version}_all.deb
 tdeb=$tree/build/${tools}_${version}_$arch.deb
@@ -149,10 +140,10 @@ check "lintian: both packages clean, but for the accepted ($accepted_tags)" lint
 
 # ---- f2fs-packed-tools ----------------------------------------------
 if dpkg-query -W -f '${Status}\n' "$tools" 2>/dev/null | grep -q ' installed$'; then
-	must "earlier $tools removed" run dpkg -P "$tools"
+	must "earlier $tools removed" quietly dpkg -P "$tools"
 fi
-must "dpkg -i $tools" run dpkg -i "$tdeb"
-check "f2fs-gc in /usr/sbin runs" run /usr/sbin/f2fs-gc --help
+must "dpkg -i $tools" quietly dpkg -i "$tdeb"
+check "f2fs-gc in /usr/sbin runs" quietly /usr/sbin/f2fs-gc --help
 check "man page, units and options file where the package puts them" \
 	test -f /usr/share/man/man8/f2fs-gc.8.gz -a -f "/lib/systemd/system/f2fs-gc@.service" \
 		-a -f "/lib/systemd/system/f2fs-gc@.timer" -a -f /etc/default/f2fs-gc
@@ -177,37 +168,15 @@ check "the timer: daily, randomized delay, persistent, for timers.target" \
 check "nothing enabled by the package" \
 	sh -c "! ls /etc/systemd/system/*.wants/f2fs-gc@* 2>/dev/null &&
 		! dpkg-deb -I '$tdeb' postinst 2>/dev/null | grep -q 'enable'"
-must "dpkg -r $tools" run dpkg -r "$tools"
+must "dpkg -r $tools" quietly dpkg -r "$tools"
 check "removed: program, man page and units gone, options file kept (conffile)" \
 	sh -c "test ! -e /usr/sbin/f2fs-gc -a ! -e /usr/share/man/man8/f2fs-gc.8.gz &&
 		test ! -e '/lib/systemd/system/f2fs-gc@.service' -a -f /etc/default/f2fs-gc"
-must "dpkg -P $tools" run dpkg -P "$tools"
+must "dpkg -P $tools" quietly dpkg -P "$tools"
 check "purged: options file gone, dpkg knows no $tools" \
 	sh -c "test ! -e /etc/default/f2fs-gc && ! dpkg-query -W '$tools' 2>/dev/null"
 
 # ---- f2fs-packed-dkms -----------------------------------------------
-# dkms_installed [KVER...]: installed for each (default: every kernel).
-dkms_installed() {
-	local k ks=${*:-$kernels}
-	for k in $ks; do
-		dkms status -m "$name" -v "$version" -k "$k" | grep -q ': installed$' ||
-			{ log "not installed for $k"; return 1; }
-	done
-}
-# The installed module of every kernel, as modinfo (so modprobe) finds it.
-ko_from_dkms() {
-	local k f
-	for k in $kernels; do
-		f=$(modinfo -k "$k" -n "$name") || return 1
-		log "modinfo -n $name: $f"
-		case $f in
-		/lib/modules/"$k"/updates/dkms/"$name".ko*) ;;
-		*) return 1 ;;
-		esac
-		modinfo -k "$k" -F version "$name" | grep -qx "$version" &&
-			modinfo -k "$k" -F alias "$name" | grep -qx fs-f2fs_packed || return 1
-	done
-}
 gone() {
 	local k
 	[ -z "$(dkms status -m "$name" -v "$version")" ] || { log "dkms still has it"; return 1; }
@@ -239,25 +208,25 @@ no_source_dpkg() {
 # From a machine without the module: make dkms-install (host test 20)
 # owns the same DKMS entry and /usr/src tree.
 if dpkg-query -W -f '${Status}\n' "$pkg" 2>/dev/null | grep -q ' installed$'; then
-	must "earlier $pkg removed" run dpkg -P "$pkg"
+	must "earlier $pkg removed" quietly dpkg -P "$pkg"
 fi
 if [ -n "$(dkms status -m "$name" -v "$version")" ] || [ -e "/usr/src/$name-$version" ]; then
 	must "make dkms-install's $name/$version removed" \
-		run sh -c "dkms remove -m $name -v $version --all && rm -rf /usr/src/$name-$version"
+		quietly sh -c "dkms remove -m $name -v $version --all && rm -rf /usr/src/$name-$version"
 fi
-must "dpkg -i $pkg, linux-source hidden" run no_source_dpkg "$deb"
-check "dkms status after dpkg -i: installed for every kernel" dkms_installed
-check "module from the package in updates/dkms, ours" ko_from_dkms
+must "dpkg -i $pkg, linux-source hidden" quietly no_source_dpkg "$deb"
+check "dkms status after dpkg -i: installed for every kernel" dkms_installed "$name" "$version" $kernels
+check "module from the package in updates/dkms, ours" ko_from_dkms "$name" "$version" $kernels
 refuses() {
 	! scripts/dkms-install > "$tmp/out" 2>&1 &&
 		grep -q "f2fs-packed-dkms package is installed" "$tmp/out"
 }
 check "scripts/dkms-install refuses while the package owns the install" refuses
-must "dpkg -r $pkg" run dpkg -r "$pkg"
+must "dpkg -r $pkg" quietly dpkg -r "$pkg"
 check "removed: no DKMS entry, no /usr/src tree, no module for any kernel" gone
-must "dpkg -P $pkg" run dpkg -P "$pkg"
+must "dpkg -P $pkg" quietly dpkg -P "$pkg"
 check "purged: dpkg knows no $pkg" sh -c "! dpkg-query -W '$pkg' 2>/dev/null"
 # Installed again, for guest test 15-dkms.
-must "dpkg -i $pkg again, linux-source hidden" run no_source_dpkg "$deb"
-check "dkms status: installed for every kernel again" dkms_installed
+must "dpkg -i $pkg again, linux-source hidden" quietly no_source_dpkg "$deb"
+check "dkms status: installed for every kernel again" dkms_installed "$name" "$version" $kernels
 finish

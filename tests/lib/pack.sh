@@ -242,3 +242,36 @@ no_fsck_flag() {
 	echo "$st" | grep -qw fsck && { echo "# $st"; return 1; }
 	return 0
 }
+
+# blocked_in PID REGEX: the kernel stack of PID or of one of its children
+# (a backgrounded function runs in a subshell) matches REGEX.
+blocked_in() {
+	local p
+	for p in "$1" $(pgrep -P "$1"); do
+		grep -qE "$2" "/proc/$p/stack" 2>/dev/null && return 0
+	done
+	return 1
+}
+
+# under_writeback: some page is under write-back (meminfo folds the
+# per-cpu counters in about once a second).
+under_writeback() {
+	awk '$1 == "Writeback:" { exit !($2 > 0) }' /proc/meminfo
+}
+
+# rewrite_first_block FILE: rewrite FILE's first block and start its
+# write-back (sync_file_range, no wait). With ipu_policy forcing in-place
+# updates and the device suspended, the page stays under write-back: the
+# tests hold a pack pass on it.
+rewrite_first_block() {
+	python3 -c '
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.sync_file_range.argtypes = [ctypes.c_int, ctypes.c_longlong,
+				 ctypes.c_longlong, ctypes.c_uint]
+fd = os.open(sys.argv[1], os.O_WRONLY)
+os.pwrite(fd, b"\x5a" * 4096, 0)
+if libc.sync_file_range(fd, 0, 4096, 2):	# SYNC_FILE_RANGE_WRITE
+	sys.exit(os.strerror(ctypes.get_errno()))
+' "$1"
+}
