@@ -22,6 +22,7 @@
 #    one over is refused, and a 128 MiB section whose valid blocks exceed
 #    the default bound is packed in one pass, without an early drain
 # vm: -d 2 -s 4G
+# queue: first
 set -eu
 . "$REPO/tests/lib/pack.sh"
 

@@ -14,6 +14,7 @@
 # must survive is recorded in the shared output directory, which the host
 # writes through: it outlives the resets.
 # vm: -r -R -d 2 -s 384M,48M -z 384M:8M -m 1G -t 1500
+# queue: first
 set -eu
 . "$REPO/tests/lib/powercut.sh"
 . "$REPO/tests/lib/zoned.sh"
