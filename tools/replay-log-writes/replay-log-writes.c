@@ -40,6 +40,9 @@
 #define LOG_DISCARD	(1 << 2)
 #define LOG_MARK	(1 << 3)
 
+/* A discard of a file, not a block device, is zeroed this much at a time. */
+#define ZERO_CHUNK	(1 << 20)
+
 struct log_super {
 	uint64_t magic;
 	uint64_t version;
@@ -120,8 +123,10 @@ static void zero_range(struct replay *r, uint64_t off, uint64_t len)
 	if (fstat(r->dev, &st) == 0 && S_ISBLK(st.st_mode) &&
 	    ioctl(r->dev, BLKZEROOUT, range) == 0)
 		return;
-	zero = data_buf(r, len);
-	memset(zero, 0, len);
+	zero = data_buf(r, ZERO_CHUNK);
+	memset(zero, 0, ZERO_CHUNK);
+	for (; len > ZERO_CHUNK; len -= ZERO_CHUNK, off += ZERO_CHUNK)
+		write_at(r, zero, ZERO_CHUNK, off);
 	write_at(r, zero, len, off);
 }
 
