@@ -342,9 +342,14 @@ def variant_figures(vdir, params, count_re):
         'fresh_volume_seconds': num(run.get('fresh_seconds')),
     }
     if 'gc_pack_blocks' in sa:
-        for k in ('blocks', 'inodes', 'sections', 'early_drains',
+        for k in ('blocks', 'inodes', 'early_drains',
                   'alloc_fallbacks', 'dropped', 'stale'):
             v['pack_' + k] = delta(sb, sa, 'gc_pack_' + k)
+        # gc_pack_sections is the sections-per-call knob; the counter is
+        # gc_pack_packed_sections (gc_pack_sections before the knob came)
+        v['pack_sections'] = delta(sb, sa, 'gc_pack_packed_sections'
+                                   if 'gc_pack_packed_sections' in sa
+                                   else 'gc_pack_sections')
         v['peak_queued'] = num(sa.get('gc_pack_peak_queued'))
         v['gc_pack_max_blocks'] = num(sa.get('gc_pack_max_blocks'))
     else:

@@ -24,7 +24,7 @@ run_variant() {	# DEV NAME MOUNTOPTION ORDER
 	log "$name: extents $before -> $after, $(pack_stats "$mnt")"
 	log "$name: gc $(echo "$out" | tr -d '\n ')"
 	eval "${name}_blocks=$(pack_stat "$mnt" gc_pack_blocks)"
-	eval "${name}_sections=$(pack_stat "$mnt" gc_pack_sections)"
+	eval "${name}_sections=$(pack_stat "$mnt" gc_pack_packed_sections)"
 	check "$name: data intact after GC" sha_verify "$mnt/d" "/tmp/$name.sha"
 	umount_fsck "$dev" "$mnt"
 	mount_fs f2fs_packed "$dev" "$mnt" "$3"

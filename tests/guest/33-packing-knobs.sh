@@ -67,7 +67,7 @@ check "gc_inode_local_packing accepts 1" accepts gc_inode_local_packing 1
 check "gc_pack_order accepts 0" accepts gc_pack_order 0
 check "gc_pack_max_blocks accepts 64" accepts gc_pack_max_blocks 64
 check "gc_pack_max_blocks accepts 1048576" accepts gc_pack_max_blocks 1048576
-for c in blocks inodes sections early_drains alloc_fallbacks dropped stale peak_queued queued; do
+for c in blocks inodes packed_sections early_drains alloc_fallbacks dropped stale peak_queued queued; do
 	check "counter gc_pack_$c is read-only" not sh -c "echo 0 > '$sys/gc_pack_$c'"
 done
 check "debugfs status shows packing" grep -q "GC packing: on (gc_packing=on)" /sys/kernel/debug/f2fs_packed/status

@@ -52,7 +52,7 @@ run_variant() {	# DEV NAME PACKING
 		resize_fs "$mnt" "$new_blocks"
 	sync
 	after=$(total_extents "$mnt/d")
-	sections=$(pack_stat "$mnt" gc_pack_sections)
+	sections=$(pack_stat "$mnt" gc_pack_packed_sections)
 	log "$name: extents $before -> $after, $(pack_stats "$mnt")"
 	eval "${name}_after=$after ${name}_sections=$sections"
 	check "$name: data intact after the resize" sha_verify "$mnt/d" "/tmp/$name.sha"

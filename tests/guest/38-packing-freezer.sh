@@ -92,7 +92,7 @@ grep -o 'f2fs_gc_pack_[a-z]*: .*' /sys/kernel/tracing/trace | sed 's/^/# /'
 check "the freezing exit dropped the queued records" \
 	test "$(pack_stat /mnt/a gc_pack_dropped)" -gt "$dropped"
 check "no record left after the freezing exit" test "$(queued_records /mnt/a)" -eq 0
-check "no section packed before the exit" test "$(pack_stat /mnt/a gc_pack_sections)" -eq 0
+check "no section packed before the exit" test "$(pack_stat /mnt/a gc_pack_packed_sections)" -eq 0
 first=$(grep -o 'f2fs_gc_pack_begin: .*' /sys/kernel/tracing/trace |
 	sed -n 's/.*section segno = \([0-9]*\),.*/\1/p' | head -1)
 check "the dropping pass was the only pack pass" test \
@@ -115,7 +115,7 @@ check "the next GC selects the same section from its start" \
 gc_until_idle /mnt/a > /dev/null || true
 after=$(total_extents /mnt/a/f)
 log "extents $before -> $after, $(pack_stats /mnt/a)"
-check "the section was packed later" test "$(pack_stat /mnt/a gc_pack_sections)" -gt 0
+check "the section was packed later" test "$(pack_stat /mnt/a gc_pack_packed_sections)" -gt 0
 check "files packed in the end" test "$after" -lt "$before"
 check "no record left" test "$(queued_records /mnt/a)" -eq 0
 check "data intact" sha_verify /mnt/a/f /tmp/f.sha
