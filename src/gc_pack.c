@@ -29,7 +29,22 @@
  * writeback. The knobs are read once per section (f2fs_gc_pack_begin()),
  * so a concurrent sysfs write cannot strand queued records, and every
  * record is either migrated or dropped before the section is done.
+ *
+ * Across sections (gc_pack_sections > 1): a sync GC ioctl then collects up
+ * to that many victims in one f2fs_gc() call and holds the records of all
+ * of them for one pass at the end, so a file whose pieces sit in several
+ * victims comes out as one run. The batch lives on f2fs_gc()'s stack;
+ * each section keeps its summary pages, and the batch is published under
+ * seglist_lock so that sec_usage_check() never selects a held section
+ * again (GC or SSR) until the batch ends. A held section keeps its valid
+ * blocks, so it cannot turn prefree or free either. The batch takes a
+ * further victim only while its records stay under gc_pack_max_blocks and
+ * all held blocks fit in the free sections (f2fs_gc_pack_batch_fits()),
+ * and every way out of f2fs_gc() ends it: migrated, or dropped on a
+ * checkpoint error, for every section, then counted in seg_freed and
+ * sec_freed once each.
  */
+#include <linux/blkdev.h>
 #include <linux/fs.h>
 #include <linux/f2fs_fs.h>
 #include <linux/slab.h>
@@ -64,6 +79,58 @@ const struct constant_table f2fs_gc_pack_modes[] = {
 	{}
 };
 
+/*
+ * The next section of @pack starts at @start_segno. False without memory
+ * for its summaries: the pass could not re-check, so the section migrates
+ * as upstream does. A batch's sections are published, under seglist_lock,
+ * for sec_usage_check(): none is picked as a victim again, for GC or SSR,
+ * until the batch ends.
+ */
+static bool gc_pack_start_section(struct gc_pack_ctl *pack,
+				  unsigned int start_segno)
+{
+	struct f2fs_sb_info *sbi = pack->sbi;
+	struct gc_pack_section *sec = &pack->secs[pack->nr_secs];
+
+	memset(sec, 0, sizeof(*sec));
+	sec->segs = kcalloc(SEGS_PER_SEC(sbi), sizeof(*sec->segs), GFP_NOFS);
+	if (!sec->segs)
+		return false;
+	sec->start_segno = start_segno;
+	pack->start_segno = start_segno;
+	if (!pack->batch) {
+		pack->nr_secs++;
+		return true;
+	}
+	mutex_lock(&DIRTY_I(sbi)->seglist_lock);
+	pack->nr_secs++;
+	sbi->gc_pack.batch = pack;
+	mutex_unlock(&DIRTY_I(sbi)->seglist_lock);
+	return true;
+}
+
+static struct gc_pack_section *gc_pack_sec_of(struct gc_pack_ctl *pack,
+					      unsigned int segno)
+{
+	unsigned int i;
+
+	for (i = 0; i < pack->nr_secs; i++)
+		if (segno - pack->secs[i].start_segno < SEGS_PER_SEC(pack->sbi))
+			return &pack->secs[i];
+	return NULL;
+}
+
+/* Sections scanned whose records wait for a pass. */
+static bool gc_pack_holding(struct gc_pack_ctl *pack)
+{
+	unsigned int i;
+
+	for (i = 0; i < pack->nr_secs; i++)
+		if (pack->secs[i].scanned && !pack->secs[i].passed)
+			return true;
+	return false;
+}
+
 struct gc_pack_ctl *f2fs_gc_pack_begin(struct f2fs_sb_info *sbi,
 				       struct gc_pack_ctl *pack, int gc_type,
 				       bool data_section,
@@ -75,16 +142,13 @@ struct gc_pack_ctl *f2fs_gc_pack_begin(struct f2fs_sb_info *sbi,
 		return NULL;
 
 	memset(pack, 0, sizeof(*pack));
-	/* Without it the pass could not re-check; migrate as upstream does. */
-	pack->segs = kcalloc(SEGS_PER_SEC(sbi), sizeof(*pack->segs), GFP_NOFS);
-	if (!pack->segs)
-		return NULL;
 	pack->sbi = sbi;
 	pack->gc_type = gc_type;
 	pack->order = READ_ONCE(info->order);
 	pack->max_blocks = READ_ONCE(info->max_blocks);
-	pack->start_segno = start_segno;
-	return pack;
+	pack->max_sections = 1;
+	pack->secs = &pack->one;
+	return gc_pack_start_section(pack, start_segno) ? pack : NULL;
 }
 
 bool f2fs_gc_pack_active(struct gc_pack_ctl *pack)
@@ -148,12 +212,16 @@ static int gc_pack_move(struct gc_pack_ctl *pack,
 	struct f2fs_sb_info *sbi = pack->sbi;
 	unsigned int segno = GET_SEGNO(sbi, b->blkaddr);
 	unsigned int off = GET_BLKOFF_FROM_SEG0(sbi, b->blkaddr);
+	struct gc_pack_section *sec = gc_pack_sec_of(pack, segno);
 	struct f2fs_summary *entry;
 	struct inode_entry *ie;
 	struct node_info dni;
 	unsigned int nofs;
 
-	entry = &pack->segs[segno - pack->start_segno].entries[off];
+	/* a record comes from a scanned segment of one of the sections */
+	if (WARN_ON_ONCE(!sec || !sec->segs[segno - sec->start_segno].entries))
+		return 0;
+	entry = &sec->segs[segno - sec->start_segno].entries[off];
 	if (!is_alive(sbi, entry, &dni, b->blkaddr, &nofs)) {
 		sbi->gc_pack.stale++;
 		return 0;
@@ -175,15 +243,20 @@ static int gc_pack_move(struct gc_pack_ctl *pack,
 static void gc_pack_count_freed(struct gc_pack_ctl *pack)
 {
 	struct f2fs_sb_info *sbi = pack->sbi;
-	unsigned int i;
+	struct gc_pack_section *sec;
+	unsigned int i, j;
 
-	for (i = 0; i < SEGS_PER_SEC(sbi); i++) {
-		if (!pack->segs[i].sum_page)
-			continue;
-		if (get_valid_blocks(sbi, pack->start_segno + i, false) == 0)
-			pack->segs_freed++;
-		put_page(pack->segs[i].sum_page);
-		pack->segs[i].sum_page = NULL;
+	for (j = 0; j < pack->nr_secs; j++) {
+		sec = &pack->secs[j];
+		for (i = 0; i < SEGS_PER_SEC(sbi); i++) {
+			if (!sec->segs[i].sum_page)
+				continue;
+			if (get_valid_blocks(sbi, sec->start_segno + i,
+					     false) == 0)
+				sec->segs_freed++;
+			put_page(sec->segs[i].sum_page);
+			sec->segs[i].sum_page = NULL;
+		}
 	}
 }
 
@@ -197,7 +270,7 @@ static void gc_pack_pass(struct gc_pack_ctl *pack,
 {
 	struct f2fs_sb_info *sbi = pack->sbi;
 	struct f2fs_gc_pack_info *info = &sbi->gc_pack;
-	unsigned int moved = 0, inodes = 0, records = 0, dropped = 0;
+	unsigned int moved = 0, inodes = 0, records = 0, dropped = 0, i;
 	struct inode_entry *ie;
 	struct gc_pack_block *b, *tmp;
 
@@ -232,6 +305,14 @@ static void gc_pack_pass(struct gc_pack_ctl *pack,
 		pack->aborted = true;
 	pack->nr_queued = 0;
 	gc_pack_count_freed(pack);
+	/* the sections whose scan is over are done; the current one is not */
+	for (i = 0; i < pack->nr_secs; i++) {
+		if (!pack->secs[i].scanned || pack->secs[i].passed)
+			continue;
+		pack->secs[i].passed = true;
+		if (migrate)
+			info->sections++;
+	}
 	trace_f2fs_gc_pack_end(sbi->sb, pack->start_segno, records, moved,
 			       inodes, migrate);
 }
@@ -246,7 +327,8 @@ void f2fs_gc_pack_segment_scanned(struct gc_pack_ctl *pack,
 				  unsigned int segno, struct page *sum_page,
 				  struct f2fs_summary *entries)
 {
-	struct gc_pack_segment *seg = &pack->segs[segno - pack->start_segno];
+	struct gc_pack_section *sec = &pack->secs[pack->nr_secs - 1];
+	struct gc_pack_segment *seg = &sec->segs[segno - sec->start_segno];
 
 	get_page(sum_page);
 	seg->sum_page = sum_page;
@@ -278,27 +360,222 @@ void f2fs_gc_pack_end(struct gc_pack_ctl *pack,
 		      struct gc_inode_list *gc_list)
 {
 	struct f2fs_sb_info *sbi = pack->sbi;
+	struct gc_pack_section *sec = &pack->secs[pack->nr_secs - 1];
+
+	sec->scanned = true;
+	/*
+	 * A batch holds the section while the call may collect another
+	 * one and the records are under the cap. The in-section hint must
+	 * not bring its scan back (a segment skipped there): the batch
+	 * takes no section twice.
+	 */
+	if (pack->batch && !pack->aborted && !f2fs_cp_error(sbi) &&
+	    pack->nr_collected + 1 < pack->max_sections &&
+	    pack->nr_queued < pack->max_blocks) {
+		sbi->gc_pack.held_sections++;
+		if (__is_large_section(sbi))
+			sbi->next_victim_seg[pack->gc_type] = NULL_SEGNO;
+		pack->segs_freed = 0;
+		return;
+	}
 
 	if (!pack->aborted)
 		gc_pack_pass(pack, gc_list, !f2fs_cp_error(sbi));
 
-	if (pack->aborted) {
-		/*
-		 * The in-section hint would resume the next FG_GC after
-		 * segments whose records were dropped: search again instead.
-		 */
-		if (__is_large_section(sbi))
-			sbi->next_victim_seg[pack->gc_type] = NULL_SEGNO;
-	} else {
-		sbi->gc_pack.sections++;
+	/*
+	 * The in-section hint would resume the next FG_GC after segments
+	 * whose records were dropped: search again instead.
+	 */
+	if (pack->aborted && __is_large_section(sbi))
+		sbi->next_victim_seg[pack->gc_type] = NULL_SEGNO;
+	if (pack->batch) {
+		/* f2fs_gc_pack_batch_freed() counts for every section */
+		pack->segs_freed = 0;
+		return;
 	}
-	kfree(pack->segs);
+	pack->segs_freed = sec->segs_freed;
+	kfree(sec->segs);
+}
+
+/*
+ * A batch for the sections of one f2fs_gc() call, when it @may_hold them
+ * (the sync GC ioctl), packs and gc_pack_sections allows more than one.
+ * The knobs are read once, for the whole call.
+ */
+struct gc_pack_ctl *f2fs_gc_pack_batch_begin(struct f2fs_sb_info *sbi,
+					     struct gc_pack_ctl *pack,
+					     int gc_type, bool may_hold)
+{
+	struct f2fs_gc_pack_info *info = &sbi->gc_pack;
+	unsigned int n = min_t(unsigned int, READ_ONCE(info->max_sections),
+			       GC_PACK_MAX_SECTIONS);
+
+	if (!may_hold || gc_type != FG_GC || n <= 1 ||
+	    !READ_ONCE(info->enabled))
+		return NULL;
+
+	memset(pack, 0, sizeof(*pack));
+	pack->secs = kcalloc(n, sizeof(*pack->secs), GFP_NOFS);
+	if (!pack->secs)
+		return NULL;
+	pack->sbi = sbi;
+	pack->gc_type = gc_type;
+	pack->order = READ_ONCE(info->order);
+	pack->max_blocks = READ_ONCE(info->max_blocks);
+	pack->max_sections = n;
+	pack->batch = true;
+	return pack;
+}
+
+/*
+ * do_garbage_collect(): the victim at @start_segno joins @batch. NULL
+ * where it cannot (a node section, a dropped batch, no memory): that
+ * section migrates at once, and the batch keeps what it holds.
+ */
+struct gc_pack_ctl *f2fs_gc_pack_add(struct gc_pack_ctl *batch, int gc_type,
+				     bool data_section,
+				     unsigned int start_segno)
+{
+	if (!batch || gc_type != batch->gc_type || !data_section ||
+	    batch->aborted || batch->nr_secs >= batch->max_sections)
+		return NULL;
+	if (!gc_pack_start_section(batch, start_segno))
+		return NULL;
+	batch->submitted = 0;
+	return batch;
+}
+
+/*
+ * f2fs_gc(), with the next victim at @segno selected: may the batch take
+ * it? Its valid blocks join the held ones only under the record cap and
+ * only if all of them still fit in the free sections beyond what f2fs
+ * keeps for itself (has_not_enough_free_secs() with them as needed). The
+ * first section is always taken, as without a batch: at the limit a call
+ * collects one section, as upstream does.
+ */
+bool f2fs_gc_pack_batch_fits(struct gc_pack_ctl *batch, unsigned int segno)
+{
+	struct f2fs_sb_info *sbi;
+	unsigned int blocks;
+
+	if (!batch || !batch->nr_collected)
+		return true;
+	sbi = batch->sbi;
+	blocks = batch->nr_queued + get_valid_blocks(sbi, segno, true);
+	if (blocks > batch->max_blocks) {
+		sbi->gc_pack.cap_stops++;
+		return false;
+	}
+	if (has_not_enough_free_secs(sbi, 0,
+				     DIV_ROUND_UP(blocks, CAP_BLKS_PER_SEC(sbi)))) {
+		sbi->gc_pack.space_stops++;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * f2fs_gc(), after a section: collect another one? Only while the batch
+ * holds records (else the call ends as upstream's does) and may grow.
+ */
+bool f2fs_gc_pack_batch_more(struct gc_pack_ctl *batch, int seg_freed)
+{
+	if (!batch)
+		return false;
+	batch->nr_collected++;
+	if (seg_freed < 0 || batch->aborted || !gc_pack_holding(batch))
+		return false;
+	return batch->nr_collected < batch->max_sections;
+}
+
+/* The batch collected a section: its call did what upstream's would. */
+bool f2fs_gc_pack_batch_collected(struct gc_pack_ctl *batch)
+{
+	return batch && batch->nr_collected;
+}
+
+/*
+ * Add to f2fs_gc()'s counts the sections whose pass has run, once each,
+ * as its own in-loop check does for an unpacked section: the segments the
+ * passes emptied, and the section if that left it without valid blocks.
+ */
+void f2fs_gc_pack_batch_freed(struct gc_pack_ctl *batch, int *seg_freed,
+			      int *sec_freed)
+{
+	struct gc_pack_section *sec;
+	unsigned int i;
+
+	if (!batch)
+		return;
+	for (i = 0; i < batch->nr_secs; i++) {
+		sec = &batch->secs[i];
+		if (!sec->passed || sec->counted)
+			continue;
+		sec->counted = true;
+		*seg_freed += sec->segs_freed;
+		if (sec->segs_freed > 0 &&
+		    get_valid_blocks(batch->sbi, sec->start_segno, true) == 0)
+			(*sec_freed)++;
+	}
+}
+
+/*
+ * Every way out of f2fs_gc(): one pass over the held sections, or, on a
+ * checkpoint error or a batch already dropped, drop what is held; then
+ * count them, let the summaries go and unpublish the batch.
+ */
+void f2fs_gc_pack_batch_end(struct gc_pack_ctl *batch,
+			    struct gc_inode_list *gc_list, int *seg_freed,
+			    int *sec_freed)
+{
+	struct f2fs_sb_info *sbi;
+	struct blk_plug plug;
+	unsigned int i;
+
+	if (!batch)
+		return;
+	sbi = batch->sbi;
+	if (gc_pack_holding(batch)) {
+		blk_start_plug(&plug);
+		batch->submitted = 0;
+		gc_pack_pass(batch, gc_list,
+			     !batch->aborted && !f2fs_cp_error(sbi));
+		if (batch->submitted)
+			f2fs_submit_merged_write(sbi, DATA);
+		blk_finish_plug(&plug);
+		if (batch->aborted && __is_large_section(sbi))
+			sbi->next_victim_seg[batch->gc_type] = NULL_SEGNO;
+	}
+	f2fs_gc_pack_batch_freed(batch, seg_freed, sec_freed);
+
+	mutex_lock(&DIRTY_I(sbi)->seglist_lock);
+	if (sbi->gc_pack.batch == batch)
+		sbi->gc_pack.batch = NULL;
+	mutex_unlock(&DIRTY_I(sbi)->seglist_lock);
+	for (i = 0; i < batch->nr_secs; i++)
+		kfree(batch->secs[i].segs);
+	kfree(batch->secs);
+}
+
+bool f2fs_gc_pack_held(struct f2fs_sb_info *sbi, unsigned int secno)
+{
+	struct gc_pack_ctl *batch = sbi->gc_pack.batch;
+	unsigned int i;
+
+	if (!batch)
+		return false;
+	lockdep_assert_held(&DIRTY_I(sbi)->seglist_lock);
+	for (i = 0; i < batch->nr_secs; i++)
+		if (GET_SEC_FROM_SEG(sbi, batch->secs[i].start_segno) == secno)
+			return true;
+	return false;
 }
 
 void f2fs_gc_pack_init(struct f2fs_sb_info *sbi)
 {
 	sbi->gc_pack.max_blocks = GC_PACK_DEF_MAX_BLOCKS;
 	sbi->gc_pack.order = GC_PACK_ORDER_OFFSET;
+	sbi->gc_pack.max_sections = GC_PACK_DEF_SECTIONS;
 	f2fs_gc_pack_apply_option(sbi);
 }
 
@@ -354,6 +631,8 @@ int f2fs_gc_pack_check_knob(const char *name, unsigned long value)
 	if (!strcmp(name, "gc_pack_max_blocks"))
 		return value < GC_PACK_MIN_MAX_BLOCKS ||
 		       value > GC_PACK_MAX_MAX_BLOCKS ? -EINVAL : 0;
+	if (!strcmp(name, "gc_pack_sections"))
+		return value < 1 || value > GC_PACK_MAX_SECTIONS ? -EINVAL : 0;
 	return 0;
 }
 
@@ -373,6 +652,9 @@ void f2fs_gc_pack_show_stat(struct seq_file *s, struct f2fs_sb_info *sbi)
 		   info->stale);
 	seq_printf(s, "  - queued: %u now, %u at most\n",
 		   info->queued, info->peak_queued);
+	seq_printf(s, "  - sections per sync call: %u, held: %llu, batch stops: %llu cap, %llu space\n",
+		   info->max_sections, info->held_sections, info->cap_stops,
+		   info->space_stops);
 }
 
 int __init f2fs_gc_pack_create_cache(void)

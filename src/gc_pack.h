@@ -40,6 +40,16 @@ enum {
 #define GC_PACK_MAX_MAX_BLOCKS	(1U << 20)
 
 /*
+ * gc_pack_sections: sections one sync GC ioctl may collect, holding their
+ * records for a single pack pass. The bound keeps the held-section lookup
+ * (per victim candidate and per record) a short scan, and the summary
+ * pages held to 64 sections' worth; the record cap and the free space
+ * bound a batch well before it on most volumes.
+ */
+#define GC_PACK_DEF_SECTIONS	1
+#define GC_PACK_MAX_SECTIONS	64
+
+/*
  * Per mount. Knobs are unsigned int so f2fs's generic sysfs store can
  * write them; counters only grow, under sbi->gc_lock.
  */
@@ -47,6 +57,7 @@ struct f2fs_gc_pack_info {
 	unsigned int enabled;		/* gc_inode_local_packing */
 	unsigned int max_blocks;	/* gc_pack_max_blocks */
 	unsigned int order;		/* gc_pack_order */
+	unsigned int max_sections;	/* gc_pack_sections */
 	unsigned int queued;		/* records held now: 0 outside GC */
 	unsigned int peak_queued;	/* most records queued at once */
 	u64 blocks;		/* blocks migrated by a pack pass */
@@ -56,6 +67,11 @@ struct f2fs_gc_pack_info {
 	u64 alloc_fallbacks;	/* blocks migrated at once: no record */
 	u64 dropped;		/* records dropped by an early exit */
 	u64 stale;		/* records whose block died before the pass */
+	u64 held_sections;	/* sections held for a later victim's pass */
+	u64 cap_stops;		/* batches ended by max_blocks */
+	u64 space_stops;	/* batches ended by the free space */
+	/* the sync GC call's batch, NULL outside one: under seglist_lock */
+	struct gc_pack_ctl *batch;
 };
 
 /* A scanned segment's summary entries, and the page that holds them. */
@@ -64,18 +80,36 @@ struct gc_pack_segment {
 	struct f2fs_summary *entries;
 };
 
-/* One victim section's packing state, on do_garbage_collect()'s stack. */
-struct gc_pack_ctl {
-	struct f2fs_sb_info *sbi;
-	int gc_type;
-	unsigned int order;		/* knobs, read once per section */
-	unsigned int max_blocks;
+/* One victim section of a pack pass. */
+struct gc_pack_section {
 	unsigned int start_segno;
 	/* the scanned segments not yet migrated: their summaries, held */
 	struct gc_pack_segment *segs;
+	int segs_freed;			/* scanned segments the passes emptied */
+	bool scanned;			/* every segment went through phase 4 */
+	bool passed;			/* a pass ran after its scan */
+	bool counted;			/* its freed segments went to f2fs_gc() */
+};
+
+/*
+ * Packing state: of one victim section, on do_garbage_collect()'s stack,
+ * or of a batch of sections one f2fs_gc() call collects, on its stack.
+ */
+struct gc_pack_ctl {
+	struct f2fs_sb_info *sbi;
+	int gc_type;
+	unsigned int order;		/* knobs, read once per section/batch */
+	unsigned int max_blocks;
+	unsigned int max_sections;
+	unsigned int start_segno;	/* the section being scanned */
+	struct gc_pack_section *secs;	/* nr_secs of them */
+	struct gc_pack_section one;	/* secs of a single section */
+	unsigned int nr_secs;
+	unsigned int nr_collected;	/* sections the batch's call collected */
 	unsigned int nr_queued;
 	int submitted;			/* writes issued by pack passes */
-	int segs_freed;			/* scanned segments the passes emptied */
+	int segs_freed;			/* single section: what the passes emptied */
+	bool batch;
 	bool aborted;			/* records were dropped */
 };
 
@@ -103,6 +137,24 @@ void f2fs_gc_pack_abort(struct gc_pack_ctl *pack,
 			struct gc_inode_list *gc_list);
 void f2fs_gc_pack_end(struct gc_pack_ctl *pack,
 		      struct gc_inode_list *gc_list);
+
+/* gc.c: the sections of one sync GC call, packed as one (gc_pack_sections) */
+struct gc_pack_ctl *f2fs_gc_pack_batch_begin(struct f2fs_sb_info *sbi,
+					     struct gc_pack_ctl *pack,
+					     int gc_type, bool may_hold);
+struct gc_pack_ctl *f2fs_gc_pack_add(struct gc_pack_ctl *batch, int gc_type,
+				     bool data_section,
+				     unsigned int start_segno);
+bool f2fs_gc_pack_batch_fits(struct gc_pack_ctl *batch, unsigned int segno);
+bool f2fs_gc_pack_batch_more(struct gc_pack_ctl *batch, int seg_freed);
+bool f2fs_gc_pack_batch_collected(struct gc_pack_ctl *batch);
+void f2fs_gc_pack_batch_freed(struct gc_pack_ctl *batch, int *seg_freed,
+			      int *sec_freed);
+void f2fs_gc_pack_batch_end(struct gc_pack_ctl *batch,
+			    struct gc_inode_list *gc_list, int *seg_freed,
+			    int *sec_freed);
+/* segment.h's sec_usage_check(), under seglist_lock */
+bool f2fs_gc_pack_held(struct f2fs_sb_info *sbi, unsigned int secno);
 
 /* super.c and sysfs.c: policy and knobs */
 void f2fs_gc_pack_init(struct f2fs_sb_info *sbi);

@@ -53,6 +53,7 @@
 #define LOG_EVERY_MS		1000
 
 #define PACKING_KNOB		"gc_inode_local_packing"
+#define SECTIONS_KNOB		"gc_pack_sections"
 
 enum stop_reason {
 	STOP_NONE,
@@ -90,6 +91,7 @@ struct options {
 	unsigned long long max_calls;	/* 0: none */
 	unsigned long long max_idle;
 	int packing;			/* -1: leave alone, 0 off, 1 on */
+	unsigned long long sections;	/* --pack-sections, 0: leave alone */
 	bool json;
 	bool quiet;
 	bool verbose;
@@ -131,11 +133,22 @@ struct stats {
 
 static volatile sig_atomic_t stop_signal;
 
-/* --packing state, restored by restore_packing() */
-static char packing_path[GC_PATH_MAX];
-static char packing_old[64];
-static bool packing_changed;
-static bool packing_restore_failed;
+/* A knob set for the run (--packing, --pack-sections), restored on exit. */
+struct saved_knob {
+	const char *name;		/* the sysfs file */
+	const char *option;		/* the option that sets it */
+	char path[GC_PATH_MAX];
+	char old[64];
+	bool changed;
+};
+
+static struct saved_knob packing_knob = {
+	.name = PACKING_KNOB, .option = "--packing",
+};
+static struct saved_knob sections_knob = {
+	.name = SECTIONS_KNOB, .option = "--pack-sections",
+};
+static bool knob_restore_failed;
 
 static bool tty_progress;
 static bool line_dirty;		/* a live line is on the terminal */
@@ -203,6 +216,9 @@ static void print_usage(FILE *f)
 "                               nothing to collect (default %d)\n"
 "  -p, --packing on|off         set " PACKING_KNOB " for the run\n"
 "                               (f2fs_packed only; restored on exit)\n"
+"  -S, --pack-sections N        set " SECTIONS_KNOB " for the run: a sync\n"
+"                               call packs up to N sections as one\n"
+"                               (f2fs_packed only; restored on exit)\n"
 "  -j, --json                   print the summary as JSON\n"
 "  -q, --quiet                  no progress output\n"
 "  -v, --verbose                log every call\n"
@@ -238,6 +254,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "max-calls",	 required_argument, NULL, 'c' },
 		{ "max-idle",	 required_argument, NULL, 'i' },
 		{ "packing",	 required_argument, NULL, 'p' },
+		{ "pack-sections", required_argument, NULL, 'S' },
 		{ "json",	 no_argument,	    NULL, 'j' },
 		{ "quiet",	 no_argument,	    NULL, 'q' },
 		{ "verbose",	 no_argument,	    NULL, 'v' },
@@ -254,7 +271,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	o->max_idle = DEFAULT_MAX_IDLE;
 	o->packing = -1;
 
-	while ((c = getopt_long(argc, argv, "d:m:r:nt:D:c:i:p:jqvh",
+	while ((c = getopt_long(argc, argv, "d:m:r:nt:D:c:i:p:S:jqvh",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -317,6 +334,13 @@ static void parse_args(int argc, char **argv, struct options *o)
 				bad_usage("bad --packing '%s' (on or off)",
 					  optarg);
 			o->packing = on;
+			break;
+		case 'S':
+			/* the module checks the upper bound */
+			if (gc_parse_uint(optarg, &o->sections) ||
+			    !o->sections)
+				bad_usage("bad --pack-sections '%s' (a count above zero)",
+					  optarg);
 			break;
 		case 'j':
 			o->json = true;
@@ -643,65 +667,94 @@ static int open_volume(const struct options *o, struct volume *v)
 	return 0;
 }
 
-static void restore_packing(void)
+static void restore_knob(struct saved_knob *k)
 {
 	int ret;
 
-	if (!packing_changed)
+	if (!k->changed)
 		return;
-	packing_changed = false;
-	ret = write_text(packing_path, packing_old);
+	k->changed = false;
+	ret = write_text(k->path, k->old);
 	if (ret) {
-		packing_restore_failed = true;
-		err_msg("could not restore %s to %s: %s", packing_path,
-			packing_old, strerror(-ret));
+		knob_restore_failed = true;
+		err_msg("could not restore %s to %s: %s", k->path, k->old,
+			strerror(-ret));
 	}
 }
 
-static int set_packing(const struct options *o, const struct volume *v)
+/* Both, in the reverse order of set_knobs(); atexit() runs it too. */
+static void restore_knobs(void)
 {
-	const char *val = o->packing ? "1" : "0";
+	restore_knob(&sections_knob);
+	restore_knob(&packing_knob);
+}
+
+static int set_knob(struct saved_knob *k, const struct volume *v,
+		    const char *val)
+{
 	char *nl;
 	ssize_t n;
 	int ret;
 
 	if (strcmp(v->mnt.fstype, "f2fs_packed")) {
-		err_msg("--packing needs an f2fs_packed mount; %s is %s",
+		err_msg("%s needs an f2fs_packed mount; %s is %s", k->option,
 			v->mnt.mnt_point, v->mnt.fstype);
 		return EXIT_REFUSED;
 	}
 	if (!v->sysdir[0]) {
-		err_msg("--packing: no sysfs directory for device %s",
+		err_msg("%s: no sysfs directory for device %s", k->option,
 			v->dev[0] ? v->dev : "(unknown)");
 		return EXIT_REFUSED;
 	}
-	snprintf(packing_path, sizeof(packing_path), "%s/%s", v->sysdir,
-		 PACKING_KNOB);
-	n = read_text(packing_path, packing_old, sizeof(packing_old));
+	if ((size_t)snprintf(k->path, sizeof(k->path), "%s/%s", v->sysdir,
+			     k->name) >= sizeof(k->path)) {
+		err_msg("%s: sysfs path too long", k->option);
+		return EXIT_REFUSED;
+	}
+	n = read_text(k->path, k->old, sizeof(k->old));
 	if (n == -ENOENT) {
-		err_msg("--packing: this f2fs_packed module has no " PACKING_KNOB " knob (%s)",
-			packing_path);
+		err_msg("%s: this f2fs_packed module has no %s knob (%s)",
+			k->option, k->name, k->path);
 		return EXIT_REFUSED;
 	}
 	if (n <= 0) {
-		err_msg("--packing: cannot read %s: %s", packing_path,
+		err_msg("%s: cannot read %s: %s", k->option, k->path,
 			n ? strerror((int)-n) : "empty");
 		return (n == -EACCES || n == -EPERM) ? EXIT_REFUSED :
 						       EXIT_RUNTIME;
 	}
-	nl = strchr(packing_old, '\n');
+	nl = strchr(k->old, '\n');
 	if (nl)
 		*nl = '\0';
-	ret = write_text(packing_path, val);
+	ret = write_text(k->path, val);
 	if (ret) {
-		err_msg("--packing: cannot write %s: %s%s", packing_path,
-			strerror(-ret),
-			(ret == -EACCES || ret == -EPERM) ?
-			" (needs root)" : "");
-		return (ret == -EACCES || ret == -EPERM) ? EXIT_REFUSED :
-							   EXIT_RUNTIME;
+		err_msg("%s: cannot write %s to %s: %s%s", k->option, val,
+			k->path, strerror(-ret),
+			(ret == -EACCES || ret == -EPERM) ? " (needs root)" :
+			ret == -EINVAL ? " (out of range)" : "");
+		return (ret == -EACCES || ret == -EPERM ||
+			ret == -EINVAL) ? EXIT_REFUSED : EXIT_RUNTIME;
 	}
-	packing_changed = true;
+	k->changed = true;
+	return 0;
+}
+
+static int set_knobs(const struct options *o, const struct volume *v)
+{
+	char val[32];
+	int status;
+
+	if (o->packing >= 0) {
+		status = set_knob(&packing_knob, v, o->packing ? "1" : "0");
+		if (status)
+			return status;
+	}
+	if (o->sections) {
+		snprintf(val, sizeof(val), "%llu", o->sections);
+		status = set_knob(&sections_knob, v, val);
+		if (status)
+			return status;
+	}
 	return 0;
 }
 
@@ -1193,7 +1246,7 @@ int main(int argc, char **argv)
 	struct volume v;
 	struct gc_meminfo mi;
 	struct run r;
-	char b1[32], b2[32];
+	char b1[32], b2[48];
 	int status;
 	double el;
 
@@ -1252,17 +1305,15 @@ int main(int argc, char **argv)
 
 	tty_progress = isatty(STDERR_FILENO);
 	install_signals();
-	atexit(restore_packing);
-	if (o.packing >= 0) {
-		status = set_packing(&o, &v);
-		if (status)
-			return status;
-	}
+	atexit(restore_knobs);
+	status = set_knobs(&o, &v);
+	if (status)
+		return status;
 
 	r.t0 = now_secs();
 	if (!o.quiet) {
 		fprintf(stderr,
-			PROG ": %s: %s on %s, mode %s%s, syncfs %s, max-dirty %s%s\n",
+			PROG ": %s: %s on %s, mode %s%s, syncfs %s, max-dirty %s%s%s\n",
 			v.mnt.mnt_point, v.mnt.fstype,
 			v.dev[0] ? v.dev : "?", o.sync_gc ? "fg" : "bg",
 			o.use_range ? " (range)" : "",
@@ -1270,7 +1321,10 @@ int main(int argc, char **argv)
 			o.dirty_bound ? gc_format_bytes(b1, sizeof(b1),
 							r.dirty_bound) : "off",
 			o.packing >= 0 ? (o.packing ? ", packing on" :
-					  ", packing off") : "");
+					  ", packing off") : "",
+			o.sections ? (snprintf(b2, sizeof(b2),
+					       ", %llu sections per call",
+					       o.sections), b2) : "");
 		if (!v.sysdir[0])
 			fprintf(stderr,
 				PROG ": no /sys/fs/%s/%s: segment counters n/a\n",
@@ -1295,8 +1349,8 @@ int main(int argc, char **argv)
 	}
 
 	clear_line();
-	restore_packing();
-	if (packing_restore_failed && !status)
+	restore_knobs();
+	if (knob_restore_failed && !status)
 		status = EXIT_RUNTIME;
 	read_counters(&v, &r.now);
 	el = now_secs() - r.t0;
