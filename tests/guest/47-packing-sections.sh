@@ -1,0 +1,257 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Packing across the sections one sync GC call collects (issue 13,
+# gc_pack_sections). Default sections (mkfs.f2fs -s 1): 64 files x 128 KiB
+# written 4 KiB at a time round-robin, every even one deleted, so each of
+# the 32 survivors has 8 blocks in each of 4 half-valid victim sections.
+#  - the knob: 1 by default, 1..64 accepted, 0, 65, -1, abc refused
+#    (EINVAL, value kept); f2fs-gc --pack-sections sets it for the run and
+#    restores it, also after SIGTERM
+#  - one sync call with gc_pack_sections=16 collects every victim and
+#    frees them: seg_freed and sec_freed (f2fs_gc_end) equal the sections
+#    that held valid blocks before the call and none after, records held
+#    across sections (gc_pack_held_sections), none left (gc_pack_queued 0)
+#  - GC until idle, packing off / on with 1 / on with 16 sections per call,
+#    each from the same layout: with 16 every survivor ends as one run
+#    (>= 95% of the reduction to one extent per file), with 1 as one run
+#    per victim; blocks moved (moved_blocks_foreground) never more than
+#    packing off's, no EAGAIN beyond packing off's
+#  - at the physical limit (a small volume filled until its free sections
+#    are about the reserved ones): the batch stops on free space
+#    (gc_pack_space_stops), the first call succeeds as packing off's does
+#    and moves no more than the free sections beyond the reserve can take
+# Every variant: data intact after GC and after a remount, fsck clean,
+# dmesg clean (finish).
+# vm: -d 3 -s 512M
+set -eu
+. "$REPO/tests/lib/pack.sh"
+
+load_packed
+need_gc_tool
+
+NFILES=64
+KIB=128
+SURVIVORS=$((NFILES / 2))
+MULTI=16
+
+# sysfs_of MNT: the mount's f2fs_packed sysfs directory
+sysfs_of() {
+	sysfs_dev f2fs_packed "$(findmnt -no SOURCE "$1")"
+}
+
+# segs_valid MNT: "SEGNO VALID" for every segment (-s 1: sections).
+segs_valid() {
+	section_valid "/proc/fs/f2fs_packed/$(basename "$(findmnt -no SOURCE "$1")")" 1
+}
+
+# victims: the segments foreground GC selected, from the
+# f2fs_packed:f2fs_get_victim events in the trace buffer (-s 1: sections).
+victims() {
+	sed -n 's/.*f2fs_get_victim: .*LFS-mode.* victim = \([0-9]*\),.*/\1/p' \
+		/sys/kernel/tracing/trace | sort -un
+}
+
+# emptied VICTIMS BEFORE AFTER: the victims valid in BEFORE, not in AFTER.
+emptied() {
+	awk 'FILENAME == ARGV[1] { v[$1] = 1; next }
+		FILENAME == ARGV[2] { if ($1 in v) a[$1] = 1; next }
+		{ b[$1] = 1 }
+		END { for (s in a) if (!(s in b)) n++; print n + 0 }' "$1" "$2" "$3"
+}
+
+# max_file_extents DIR: the most extents any file has.
+max_file_extents() {
+	find "$1" -type f -print0 | xargs -0 -r filefrag |
+		awk '{ if ($(NF-2) > m) m = $(NF-2) } END { print m + 0 }'
+}
+
+# free_and_reserved DEV: "FREE_SECS RESERVED_SEGS" from the debugfs status.
+free_and_reserved() {
+	awk -v n="partition info($(basename "$1"))" '
+		/=====\[ partition info\(/ { on = index($0, n) > 0 }
+		on && /Resv:/ { r = $0; sub(/.*Resv:/, "", r); sub(/\).*/, "", r) }
+		on && /^  - Free: / { f = $NF; gsub(/[()]/, "", f) }
+		END { print f, r }' /sys/kernel/debug/f2fs_packed/status
+}
+
+## the knob ####################################################################
+mkfs_f2fs "$DISK1" -s 1
+mount_fs f2fs_packed "$DISK1" /mnt/k gc_packing=on,background_gc=off
+sys=$(sysfs_of /mnt/k)
+must "gc_pack_sections exists" test -e "$sys/gc_pack_sections"
+check "gc_pack_sections is 1 by default" test "$(cat "$sys/gc_pack_sections")" = 1
+rejects() {
+	local err
+	err=$(sh -c "echo '$1' > '$sys/gc_pack_sections'" 2>&1) && return 1
+	echo "$err" | grep -q "Invalid argument" && [ "$(cat "$sys/gc_pack_sections")" = 1 ]
+}
+for v in 0 65 -1 abc 4294967297; do
+	check "gc_pack_sections rejects $v" rejects "$v"
+done
+for v in 64 2 1; do
+	check "gc_pack_sections accepts $v" sh -c "echo $v > '$sys/gc_pack_sections' && [ \"\$(cat '$sys/gc_pack_sections')\" = $v ]"
+done
+for c in held_sections cap_stops space_stops packed_sections; do
+	check "counter gc_pack_$c is read-only" not sh -c "echo 0 > '$sys/gc_pack_$c'"
+done
+
+# f2fs-gc --pack-sections: set for the run (held in its dirty wait), then
+# restored after SIGTERM; an out-of-range value is refused with exit 2
+rc=0
+"$GC_TOOL" --pack-sections 65 -c 1 /mnt/k > /tmp/k.log 2>&1 || rc=$?
+check "f2fs-gc --pack-sections 65: exit 2" test "$rc" -eq 2
+check "f2fs-gc --pack-sections 65: knob left at 1" test "$(cat "$sys/gc_pack_sections")" = 1
+exec 9< "$DISK3"
+dd if=/dev/zero of="$DISK3" bs=1M count=64 status=none
+"$GC_TOOL" --pack-sections 7 --max-dirty 1M /mnt/k > /tmp/k.log 2>&1 &
+pid=$!
+if wait_for 30 grep -q "waiting: dirty" /tmp/k.log; then
+	check "f2fs-gc --pack-sections 7: knob is 7 during the run" \
+		test "$(cat "$sys/gc_pack_sections")" = 7
+else
+	fail "f2fs-gc --pack-sections: the run did not reach the dirty wait"
+fi
+kill -TERM "$pid" 2>/dev/null || true
+rc=0
+wait "$pid" || rc=$?
+exec 9<&-
+sync
+check "f2fs-gc --pack-sections: exit 143 on SIGTERM" test "$rc" -eq 143
+check "f2fs-gc --pack-sections: knob restored to 1" test "$(cat "$sys/gc_pack_sections")" = 1
+umount /mnt/k
+
+## one call, several victims ##################################################
+# The layout is written once, on a 128 MiB volume on DISK1, and copied for
+# every variant.
+mkfs.f2fs -q -f -s 1 "$DISK1" 262144 > /dev/null || fail "mkfs.f2fs 128 MiB"
+mount_fs f2fs_packed "$DISK1" /mnt/g gc_packing=off,background_gc=off
+fragment /mnt/g/d "$NFILES" "$KIB" /tmp/g.sha
+BEFORE_EXTENTS=$(total_extents /mnt/g/d)
+umount /mnt/g
+log "layout: $NFILES x $KIB KiB interleaved, even files deleted: $BEFORE_EXTENTS extents"
+
+layout_on() {	# DEV MNT PACKING
+	dd if="$DISK1" of="$1" bs=1M count=128 conv=fsync status=none
+	mount_fs f2fs_packed "$1" "$2" "gc_packing=$3,background_gc=off"
+}
+
+layout_on "$DISK2" /mnt/m on
+sys=$(sysfs_of /mnt/m)
+segs_valid /mnt/m > /tmp/m.before
+trace_start f2fs_gc_end f2fs_gc_pack_end f2fs_get_victim
+out=$("$GC_TOOL" -q -j -d off -S "$MULTI" -i 1 -c 1 /mnt/m)
+trace_stop
+segs_valid /mnt/m > /tmp/m.after
+victims > /tmp/m.victims
+seg=$(trace_gc_end_sum seg_freed)
+sec=$(trace_gc_end_sum sec_freed)
+gone=$(emptied /tmp/m.victims /tmp/m.before /tmp/m.after)
+passes=$(grep -c "f2fs_gc_pack_end:" /sys/kernel/tracing/trace || true)
+log "one call, $MULTI sections: $(echo "$out" | tr -d '\n ')"
+log "one call: victims $(tr '\n' ' ' < /tmp/m.victims)"
+log "one call: seg_freed $seg sec_freed $sec, $gone victims emptied, $passes pack passes, $(pack_stats /mnt/m) held_sections=$(cat "$sys/gc_pack_held_sections")"
+check "one call: it succeeded" test "$(json_field "$out" successes)" -eq 1
+check "one call: records were held across sections" test "$(cat "$sys/gc_pack_held_sections")" -ge 3
+check "one call: one pack pass for the batch ($passes)" test "$passes" -eq 1
+check "one call: the 4 victims emptied ($gone)" test "$gone" -ge 4
+check "one call: sec_freed is the victims emptied ($sec = $gone)" test "$sec" -eq "$gone"
+check "one call: seg_freed is the victims emptied ($seg = $gone)" test "$seg" -eq "$gone"
+check "one call: no record left queued" test "$(cat "$sys/gc_pack_queued")" -eq 0
+check "one call: knob restored to 1" test "$(cat "$sys/gc_pack_sections")" = 1
+check "one call: data intact" sha_verify /mnt/m/d /tmp/g.sha
+umount_fsck "$DISK2" /mnt/m
+
+## until idle: off, on x 1, on x 16 ############################################
+run_variant() {	# NAME PACKING SECTIONS
+	local mnt=/mnt/$1 out moved
+	layout_on "$DISK2" "$mnt" "$2"
+	moved=$(pack_stat "$mnt" moved_blocks_foreground)
+	out=$("$GC_TOOL" -q -j -d off -S "$3" -i 3 -c 400 "$mnt")
+	sync
+	moved=$(($(pack_stat "$mnt" moved_blocks_foreground) - moved))
+	eval "${1}_after=$(total_extents "$mnt/d") ${1}_max=$(max_file_extents "$mnt/d")"
+	eval "${1}_moved=$moved ${1}_eagain=$(json_field "$out" eagain)"
+	eval "${1}_ok=$(json_field "$out" successes)"
+	log "$1: extents $BEFORE_EXTENTS -> $(total_extents "$mnt/d") (max $(max_file_extents "$mnt/d") per file), moved $moved, $(pack_stats "$mnt")"
+	log "$1: gc $(echo "$out" | tr -d '\n ')"
+	check "$1: data intact after GC" sha_verify "$mnt/d" /tmp/g.sha
+	umount_fsck "$DISK2" "$mnt"
+	mount_fs f2fs_packed "$DISK2" "$mnt"
+	check "$1: data intact after remount" sha_verify "$mnt/d" /tmp/g.sha
+	umount "$mnt"
+}
+
+run_variant off off 1
+run_variant one on 1
+run_variant multi on "$MULTI"
+
+# shellcheck disable=SC2154
+{
+check "layout: every survivor in >= 4 pieces ($BEFORE_EXTENTS extents)" \
+	test "$BEFORE_EXTENTS" -ge $((SURVIVORS * 4))
+check "on x 1: one run per victim at most ($one_max per file)" test "$one_max" -le 4
+check "on x $MULTI: every survivor is one run ($multi_max per file, $multi_after in all)" \
+	test "$multi_max" -eq 1
+check "on x $MULTI: >= 95% of the reduction to one extent per file" \
+	test $(((BEFORE_EXTENTS - multi_after) * 100)) -ge $(((BEFORE_EXTENTS - SURVIVORS) * 95))
+check "on x $MULTI: no more extents than on x 1 ($multi_after <= $one_after)" \
+	test "$multi_after" -le "$one_after"
+check "on x $MULTI: blocks moved <= packing off's ($multi_moved <= $off_moved)" \
+	test "$multi_moved" -le "$off_moved"
+check "on x 1: blocks moved <= packing off's ($one_moved <= $off_moved)" \
+	test "$one_moved" -le "$off_moved"
+check "on x $MULTI: EAGAIN no more than packing off's ($multi_eagain <= $off_eagain)" \
+	test "$multi_eagain" -le "$off_eagain"
+check "on x $MULTI: at least one call succeeded" test "$multi_ok" -ge 1
+}
+
+## at the physical limit #######################################################
+# 128 MiB, 16 MiB of layout (8 victims), then 1 MiB files (O_DIRECT,
+# fsync'd) until the free sections are within two of the reserved ones or
+# foreground GC starts (the writers' f2fs_balance_fs()).
+mkfs.f2fs -q -f -s 1 "$DISK1" 262144 > /dev/null || fail "mkfs.f2fs 128 MiB"
+mount_fs f2fs_packed "$DISK1" /mnt/l gc_packing=off,background_gc=off
+fragment /mnt/l/d 64 256 /tmp/l.sha
+sync
+i=0
+gc0=$(pack_stat /mnt/l moved_blocks_foreground)
+while read -r free rsvd < <(free_and_reserved "$DISK1") &&
+	[ "$free" -gt $((rsvd + 2)) ] && [ $i -lt 200 ] &&
+	[ "$(pack_stat /mnt/l moved_blocks_foreground)" -eq "$gc0" ]; do
+	direct_write "/mnt/l/fill.$i" 1024
+	i=$((i + 1))
+done
+sync
+read -r free rsvd < <(free_and_reserved "$DISK1")
+log "limit: $i MiB of filler, $free free sections, $rsvd reserved, $(($(pack_stat /mnt/l moved_blocks_foreground) - gc0)) blocks moved by the writers' GC"
+sha_record /mnt/l /tmp/l.sha
+umount /mnt/l
+
+limit_variant() {	# NAME DEV PACKING SECTIONS
+	local mnt=/mnt/l$1 out moved sys
+	[ "$2" = "$DISK1" ] || dd if="$DISK1" of="$2" bs=1M count=128 conv=fsync status=none
+	mount_fs f2fs_packed "$2" "$mnt" "gc_packing=$3,background_gc=off"
+	sys=$(sysfs_of "$mnt")
+	read -r free rsvd < <(free_and_reserved "$2")
+	moved=$(pack_stat "$mnt" moved_blocks_foreground)
+	out=$("$GC_TOOL" -q -j -d off -S "$4" -i 1 -c 1 "$mnt") || true
+	eval "l${1}_ok=$(json_field "$out" successes)"
+	eval "l${1}_moved=$(($(pack_stat "$mnt" moved_blocks_foreground) - moved))"
+	eval "l${1}_room=$(((free - rsvd) * 512)) l${1}_stops=$(cat "$sys/gc_pack_space_stops")"
+	log "limit $1: $free free, $rsvd reserved: $(echo "$out" | tr -d '\n ') moved $(($(pack_stat "$mnt" moved_blocks_foreground) - moved)), space stops $(cat "$sys/gc_pack_space_stops"), cap stops $(cat "$sys/gc_pack_cap_stops")"
+	check "limit $1: data intact" sha_verify "$mnt" /tmp/l.sha
+	umount_fsck "$2" "$mnt"
+}
+
+limit_variant off "$DISK2" off 1
+limit_variant multi "$DISK3" on 64
+
+# shellcheck disable=SC2154
+{
+check "limit: packing off's call succeeds" test "$loff_ok" -eq 1
+check "limit: on x 64 succeeds as packing off's does" test "$lmulti_ok" -eq "$loff_ok"
+check "limit: on x 64 stopped its batch on free space ($lmulti_stops)" test "$lmulti_stops" -ge 1
+check "limit: on x 64 moved no more than the free sections beyond the reserve take ($lmulti_moved <= $lmulti_room)" \
+	test "$lmulti_moved" -le "$lmulti_room"
+}
+finish
