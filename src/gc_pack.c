@@ -256,6 +256,7 @@ static void gc_pack_count_freed(struct gc_pack_ctl *pack)
 				sec->segs_freed++;
 			put_page(sec->segs[i].sum_page);
 			sec->segs[i].sum_page = NULL;
+			sec->segs[i].entries = NULL;
 		}
 	}
 }
