@@ -42,9 +42,10 @@ VARIANT_LABEL = {
     'off': 'f2fs_packed, packing off',
     'found': 'packing on, found order',
     'offset': 'packing on, offset order',
+    'sections': 'packing on, offset order, gc_pack_sections per call',
     'urgent': 'stock gc_urgent BG GC (reference)',
 }
-VARIANT_ORDER = ['stock', 'off', 'found', 'offset', 'urgent']
+VARIANT_ORDER = ['stock', 'off', 'found', 'offset', 'sections', 'urgent']
 
 # The seed's figures (patch v2 cover letter, stock 6.1 measurements in
 # issue 4), for the comparison table.
@@ -343,7 +344,8 @@ def variant_figures(vdir, params, count_re):
     }
     if 'gc_pack_blocks' in sa:
         for k in ('blocks', 'inodes', 'early_drains',
-                  'alloc_fallbacks', 'dropped', 'stale'):
+                  'alloc_fallbacks', 'dropped', 'stale',
+                  'held_sections', 'cap_stops', 'space_stops'):
             v['pack_' + k] = delta(sb, sa, 'gc_pack_' + k)
         # gc_pack_sections is the sections-per-call knob; the counter is
         # gc_pack_packed_sections (gc_pack_sections before the knob came)
@@ -446,7 +448,7 @@ def compare(variants):
         c['off_matches_stock'] = (st['extents_after'] == off['extents_after'] and
                                   st['blocks_moved'] == off['blocks_moved'])
     legacy = off or st
-    for p in ('found', 'offset'):
+    for p in ('found', 'offset', 'sections'):
         pv = variants.get(p)
         if pv and legacy:
             c[p + '_vs_legacy'] = {
@@ -575,7 +577,7 @@ def markdown(res):
         if 'off_matches_stock' in c:
             notes.append(f"packing off matches stock (extents after and blocks moved): "
                          f"{fmt(c['off_matches_stock'])}")
-        for p in ('found', 'offset'):
+        for p in ('found', 'offset', 'sections'):
             k = p + '_vs_legacy'
             if k in c:
                 r = c[k]
@@ -592,6 +594,11 @@ def markdown(res):
                          f"{r['extents_after'][0]} vs {r['extents_after'][1]}, blocks moved "
                          f"{fmt(r['blocks_moved'][0])} vs {fmt(r['blocks_moved'][1])}")
         for n, v in w['variants'].items():
+            if v.get('pack_held_sections') is not None and n == 'sections':
+                notes.append(
+                    f"{n}: {v['pack_held_sections']} sections held for a later victim's pass, "
+                    f"batches ended by gc_pack_max_blocks {fmt(v.get('pack_cap_stops'))} times, "
+                    f"by the free space {fmt(v.get('pack_space_stops'))} times")
             if v.get('pack_early_drains'):
                 notes.append(
                     f"{n}: {v['pack_early_drains']} early drains over {v.get('pack_sections')} "

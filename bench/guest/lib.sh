@@ -33,7 +33,7 @@
 
 for arg in "$@"; do
 	case $arg in
-	QUICK=* | FULL=* | IOPS=* | OUT=* | VARIANTS=*) export "${arg?}" ;;
+	QUICK=* | FULL=* | IOPS=* | OUT=* | VARIANTS=* | PACK_SECTIONS=*) export "${arg?}" ;;
 	esac
 done
 
@@ -50,6 +50,9 @@ MNT=/mnt/bench
 W_DIR=d		# the workload's files live in $MNT/$W_DIR
 W_MOUNT=background_gc=off
 W_VARIANTS="stock off found offset urgent"
+# the "sections" variant (not in the default list yet): offset order with
+# gc_pack_sections=PACK_SECTIONS, each sync call packing that many victims
+PACK_SECTIONS=${PACK_SECTIONS:-64}
 
 progress() {
 	echo "BENCH: $W_NAME: $*"
@@ -114,7 +117,7 @@ variant_fs() {
 variant_opts() {
 	case $1 in
 	off) echo "$W_MOUNT,gc_packing=off" ;;
-	found | offset) echo "$W_MOUNT,gc_packing=on" ;;
+	found | offset | sections) echo "$W_MOUNT,gc_packing=on" ;;
 	*) echo "$W_MOUNT" ;;
 	esac
 }
@@ -122,7 +125,7 @@ variant_opts() {
 variant_order() {
 	case $1 in
 	found) echo 0 ;;
-	offset) echo 1 ;;
+	offset | sections) echo 1 ;;
 	esac
 }
 
@@ -406,6 +409,11 @@ run_variant() {
 	echo "fresh_seconds $(elapsed_since "$t0")" >> "$d/run.txt"
 	mount_f2fs "$fs" "$WORK_DEV" $MNT "$opts" || die_bench "mount -t $fs -o $opts"
 	[ -z "$order" ] || echo "$order" > "$sys/gc_pack_order"
+	if [ "$v" = sections ]; then
+		echo "$PACK_SECTIONS" > "$sys/gc_pack_sections" ||
+			die_bench "gc_pack_sections=$PACK_SECTIONS refused"
+		echo "gc_pack_sections $PACK_SECTIONS" >> "$d/run.txt"
+	fi
 	grep " $MNT " /proc/mounts >> "$d/run.txt"
 	frag_map "$MNT/$W_DIR" "$d/before.frag"
 	snap_sysfs "$sys" "$d/sysfs.before"
