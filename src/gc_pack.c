@@ -257,6 +257,7 @@ static void gc_pack_count_freed(struct gc_pack_ctl *pack)
 			put_page(sec->segs[i].sum_page);
 			sec->segs[i].sum_page = NULL;
 			sec->segs[i].entries = NULL;
+			pack->nr_sums--;
 		}
 	}
 }
@@ -334,6 +335,7 @@ void f2fs_gc_pack_segment_scanned(struct gc_pack_ctl *pack,
 	get_page(sum_page);
 	seg->sum_page = sum_page;
 	seg->entries = entries;
+	pack->nr_sums++;
 	if (pack->nr_queued >= pack->max_blocks) {
 		pack->sbi->gc_pack.early_drains++;
 		gc_pack_pass(pack, gc_list, true);
@@ -450,7 +452,8 @@ struct gc_pack_ctl *f2fs_gc_pack_add(struct gc_pack_ctl *batch, int gc_type,
  * f2fs_gc(), with the next victim at @segno selected: may the batch take
  * it? Its valid blocks join the held ones only under the record cap and
  * only if all of them still fit in the free sections beyond what f2fs
- * keeps for itself (has_not_enough_free_secs() with them as needed). The
+ * keeps for itself (has_not_enough_free_secs() with them as needed); its
+ * summaries join the held ones only up to GC_PACK_MAX_HELD_SUMS. The
  * first section is always taken, as without a batch: at the limit a call
  * collects one section, as upstream does.
  */
@@ -463,7 +466,8 @@ bool f2fs_gc_pack_batch_fits(struct gc_pack_ctl *batch, unsigned int segno)
 		return true;
 	sbi = batch->sbi;
 	blocks = batch->nr_queued + get_valid_blocks(sbi, segno, true);
-	if (blocks > batch->max_blocks) {
+	if (blocks > batch->max_blocks ||
+	    batch->nr_sums + SEGS_PER_SEC(sbi) > GC_PACK_MAX_HELD_SUMS) {
 		sbi->gc_pack.cap_stops++;
 		return false;
 	}

@@ -48,6 +48,12 @@ enum {
  */
 #define GC_PACK_DEF_SECTIONS	1
 #define GC_PACK_MAX_SECTIONS	64
+/*
+ * Summary pages a batch holds at most (2 MiB), unless its first section
+ * alone has more: a batch of 64 MiB sections takes 16 at most, of zones
+ * of more than 256 segments (512 MiB) one, as without a batch.
+ */
+#define GC_PACK_MAX_HELD_SUMS	512
 
 /*
  * Per mount. Knobs are unsigned int so f2fs's generic sysfs store can
@@ -68,7 +74,7 @@ struct f2fs_gc_pack_info {
 	u64 dropped;		/* records dropped by an early exit */
 	u64 stale;		/* records whose block died before the pass */
 	u64 held_sections;	/* sections held for a later victim's pass */
-	u64 cap_stops;		/* batches ended by max_blocks */
+	u64 cap_stops;		/* batches ended by max_blocks, held summaries */
 	u64 space_stops;	/* batches ended by the free space */
 	/* the sync GC call's batch, NULL outside one: under seglist_lock */
 	struct gc_pack_ctl *batch;
@@ -107,6 +113,7 @@ struct gc_pack_ctl {
 	unsigned int nr_secs;
 	unsigned int nr_collected;	/* sections the batch's call collected */
 	unsigned int nr_queued;
+	unsigned int nr_sums;		/* summary pages held */
 	int submitted;			/* writes issued by pack passes */
 	int segs_freed;			/* single section: what the passes emptied */
 	bool batch;
