@@ -16,10 +16,11 @@
 #    (>= 95% of the reduction to one extent per file), with 1 as one run
 #    per victim; blocks moved (moved_blocks_foreground) never more than
 #    packing off's, no EAGAIN beyond packing off's
-#  - at the physical limit (a small volume filled until its free sections
-#    are about the reserved ones): the batch stops on free space
-#    (gc_pack_space_stops), the first call succeeds as packing off's does
-#    and moves no more than the free sections beyond the reserve can take
+#  - at the physical limit (a small volume, mode=lfs, filled until one
+#    free section is left beyond the reserved ones): the batch stops on
+#    free space (gc_pack_space_stops), the first call succeeds as packing
+#    off's does, and with one section beyond the reserve it is a batch of
+#    one that moves what packing off's call moves
 # Every variant: data intact after GC and after a remount, fsck clean,
 # dmesg clean (finish).
 # vm: -d 3 -s 512M
@@ -80,9 +81,11 @@ mount_fs f2fs_packed "$DISK1" /mnt/k gc_packing=on,background_gc=off
 sys=$(sysfs_of /mnt/k)
 must "gc_pack_sections exists" test -e "$sys/gc_pack_sections"
 check "gc_pack_sections is 1 by default" test "$(cat "$sys/gc_pack_sections")" = 1
-rejects() {
+rejects() {	# VALUE: the write fails with EINVAL, the knob stays 1
 	local err
-	err=$(sh -c "echo '$1' > '$sys/gc_pack_sections'" 2>&1) && return 1
+	if err=$( (echo "$1" > "$sys/gc_pack_sections") 2>&1); then
+		return 1
+	fi
 	echo "$err" | grep -q "Invalid argument" && [ "$(cat "$sys/gc_pack_sections")" = 1 ]
 }
 for v in 0 65 -1 abc 4294967297; do
@@ -206,18 +209,19 @@ check "on x $MULTI: at least one call succeeded" test "$multi_ok" -ge 1
 }
 
 ## at the physical limit #######################################################
-# 128 MiB with 5% overprovisioning, 16 MiB of layout (8 victims, 8 MiB
-# invalid), then 1 MiB files (O_DIRECT, fsync'd) until the free sections
-# are within two of the reserved ones, foreground GC starts (the writers'
-# f2fs_balance_fs()) or a write fails (ENOSPC).
-mkfs.f2fs -q -f -s 1 -o 5 "$DISK1" 262144 > /dev/null || fail "mkfs.f2fs 128 MiB"
-mount_fs f2fs_packed "$DISK1" /mnt/l gc_packing=off,background_gc=off
+# 128 MiB, 16 MiB of layout (8 victims, 8 MiB invalid), then 1 MiB files
+# (O_DIRECT, fsync'd) until the free sections are within one of the
+# reserved ones, foreground GC starts (the writers' f2fs_balance_fs()) or
+# a write fails (ENOSPC). mode=lfs: SSR would fill the victims' holes.
+LFS=mode=lfs,background_gc=off
+mkfs.f2fs -q -f -s 1 "$DISK1" 262144 > /dev/null || fail "mkfs.f2fs 128 MiB"
+mount_fs f2fs_packed "$DISK1" /mnt/l "gc_packing=off,$LFS"
 fragment /mnt/l/d 64 256 /tmp/l.sha
 sync
 i=0
 gc0=$(pack_stat /mnt/l moved_blocks_foreground)
 while read -r free rsvd < <(free_and_reserved "$DISK1") &&
-	[ "$free" -gt $((rsvd + 2)) ] && [ $i -lt 200 ] &&
+	[ "$free" -gt $((rsvd + 1)) ] && [ $i -lt 200 ] &&
 	[ "$(pack_stat /mnt/l moved_blocks_foreground)" -eq "$gc0" ]; do
 	fio --name=w --filename="/mnt/l/fill.$i" --size=1m --bs=64k --rw=write \
 		--direct=1 --end_fsync=1 --refill_buffers --eta=never \
@@ -233,7 +237,7 @@ umount /mnt/l
 limit_variant() {	# NAME DEV PACKING SECTIONS
 	local mnt=/mnt/l$1 out moved sys
 	[ "$2" = "$DISK1" ] || dd if="$DISK1" of="$2" bs=1M count=128 conv=fsync status=none
-	mount_fs f2fs_packed "$2" "$mnt" "gc_packing=$3,background_gc=off"
+	mount_fs f2fs_packed "$2" "$mnt" "gc_packing=$3,$LFS"
 	sys=$(sysfs_of "$mnt")
 	read -r free rsvd < <(free_and_reserved "$2")
 	moved=$(pack_stat "$mnt" moved_blocks_foreground)
@@ -241,7 +245,7 @@ limit_variant() {	# NAME DEV PACKING SECTIONS
 	eval "l${1}_ok=$(json_field "$out" successes)"
 	eval "l${1}_moved=$(($(pack_stat "$mnt" moved_blocks_foreground) - moved))"
 	eval "l${1}_room=$(((free - rsvd) * 512)) l${1}_stops=$(cat "$sys/gc_pack_space_stops")"
-	eval "l${1}_free=$free l${1}_rsvd=$rsvd"
+	eval "l${1}_free=$free l${1}_rsvd=$rsvd l${1}_packed=$(cat "$sys/gc_pack_packed_sections")"
 	log "limit $1: $free free, $rsvd reserved: $(echo "$out" | tr -d '\n ') moved $(($(pack_stat "$mnt" moved_blocks_foreground) - moved)), space stops $(cat "$sys/gc_pack_space_stops"), cap stops $(cat "$sys/gc_pack_cap_stops")"
 	check "limit $1: data intact" sha_verify "$mnt" /tmp/l.sha
 	umount_fsck "$2" "$mnt"
@@ -255,6 +259,15 @@ limit_variant multi "$DISK3" on 64
 check "limit: packing off's call succeeds" test "$loff_ok" -eq 1
 check "limit: on x 64 succeeds as packing off's does" test "$lmulti_ok" -eq "$loff_ok"
 check "limit: on x 64 stopped its batch on free space ($lmulti_stops)" test "$lmulti_stops" -ge 1
+# one free section beyond the reserve takes no second victim's blocks
+if [ "$lmulti_free" -le $((lmulti_rsvd + 1)) ]; then
+	check "limit: one section beyond the reserve: a batch of one ($lmulti_packed packed)" \
+		test "$lmulti_packed" -eq 1
+	check "limit: one section beyond the reserve: moved what packing off moved ($lmulti_moved = $loff_moved)" \
+		test "$lmulti_moved" -eq "$loff_moved"
+else
+	log "limit: the fill stopped at $lmulti_free free sections, $lmulti_rsvd reserved"
+fi
 # the first section is always taken, as packing off takes it
 room=$lmulti_room
 [ "$room" -ge "$loff_moved" ] || room=$loff_moved
