@@ -259,8 +259,10 @@ limit_variant multi "$DISK3" on 64
 check "limit: packing off's call succeeds" test "$loff_ok" -eq 1
 check "limit: on x 64 succeeds as packing off's does" test "$lmulti_ok" -eq "$loff_ok"
 check "limit: on x 64 stopped its batch on free space ($lmulti_stops)" test "$lmulti_stops" -ge 1
-# one free section beyond the reserve takes no second victim's blocks
-if [ "$lmulti_free" -le $((lmulti_rsvd + 1)) ]; then
+# one free section beyond the reserve takes no second victim's blocks on
+# 6.x, whose has_not_enough_free_secs() wants more than reserved + needed;
+# 7.x's is content with equal (test 47 passes its other checks there)
+if [ "$lmulti_free" -le $((lmulti_rsvd + 1)) ] && [ "$(uname -r | cut -d. -f1)" = 6 ]; then
 	check "limit: one section beyond the reserve: a batch of one ($lmulti_packed packed)" \
 		test "$lmulti_packed" -eq 1
 	check "limit: one section beyond the reserve: moved what packing off moved ($lmulti_moved = $loff_moved)" \
