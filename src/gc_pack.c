@@ -30,16 +30,18 @@
  * so a concurrent sysfs write cannot strand queued records, and every
  * record is either migrated or dropped before the section is done.
  *
- * Across sections (gc_pack_sections > 1): a sync GC ioctl then collects up
- * to that many victims in one f2fs_gc() call and holds the records of all
- * of them for one pass at the end, so a file whose pieces sit in several
- * victims comes out as one run. The batch lives on f2fs_gc()'s stack;
+ * Across sections (gc_pack_sections > 1): a foreground f2fs_gc() call of
+ * the sync GC ioctl, of f2fs_balance_fs() or of the GC thread then
+ * collects up to that many victims and holds the records of all of them
+ * for one pass at the end, so a file whose pieces sit in several victims
+ * comes out as one run. The batch lives on f2fs_gc()'s stack;
  * each section keeps its summary pages, and the batch is published under
  * seglist_lock so that sec_usage_check() never selects a held section
  * again (GC or SSR) until the batch ends. A held section keeps its valid
  * blocks, so it cannot turn prefree or free either. The batch takes a
  * further victim only while its records stay under gc_pack_max_blocks and
- * all held blocks fit in the free sections (f2fs_gc_pack_batch_fits()),
+ * all held blocks fit in the free sections above the level where f2fs_gc()
+ * checkpoints (f2fs_gc_pack_batch_fits()),
  * and every way out of f2fs_gc() ends it: migrated, or dropped on a
  * checkpoint error, for every section, then counted in seg_freed and
  * sec_freed once each.
@@ -402,19 +404,20 @@ void f2fs_gc_pack_end(struct gc_pack_ctl *pack,
 
 /*
  * A batch for the sections of one f2fs_gc() call, when it @may_hold them
- * (the sync GC ioctl), packs and gc_pack_sections allows more than one.
- * The knobs are read once, for the whole call.
+ * (the sync GC ioctl, f2fs_balance_fs(), the GC thread), packs and
+ * gc_pack_sections allows more than one. The knobs are read once, for the
+ * whole call. Only foreground victims join it: a call that starts as
+ * background GC may turn foreground under pressure.
  */
 struct gc_pack_ctl *f2fs_gc_pack_batch_begin(struct f2fs_sb_info *sbi,
 					     struct gc_pack_ctl *pack,
-					     int gc_type, bool may_hold)
+					     bool may_hold)
 {
 	struct f2fs_gc_pack_info *info = &sbi->gc_pack;
 	unsigned int n = min_t(unsigned int, READ_ONCE(info->max_sections),
 			       GC_PACK_MAX_SECTIONS);
 
-	if (!may_hold || gc_type != FG_GC || n <= 1 ||
-	    !READ_ONCE(info->enabled))
+	if (!may_hold || n <= 1 || !READ_ONCE(info->enabled))
 		return NULL;
 
 	memset(pack, 0, sizeof(*pack));
@@ -422,7 +425,7 @@ struct gc_pack_ctl *f2fs_gc_pack_batch_begin(struct f2fs_sb_info *sbi,
 	if (!pack->secs)
 		return NULL;
 	pack->sbi = sbi;
-	pack->gc_type = gc_type;
+	pack->gc_type = FG_GC;
 	pack->order = READ_ONCE(info->order);
 	pack->max_blocks = READ_ONCE(info->max_blocks);
 	pack->max_sections = n;
@@ -439,7 +442,7 @@ struct gc_pack_ctl *f2fs_gc_pack_add(struct gc_pack_ctl *batch, int gc_type,
 				     bool data_section,
 				     unsigned int start_segno)
 {
-	if (!batch || gc_type != batch->gc_type || !data_section ||
+	if (!batch || gc_type != FG_GC || !data_section ||
 	    batch->aborted || batch->nr_secs >= batch->max_sections)
 		return NULL;
 	if (!gc_pack_start_section(batch, start_segno))
@@ -450,19 +453,24 @@ struct gc_pack_ctl *f2fs_gc_pack_add(struct gc_pack_ctl *batch, int gc_type,
 
 /*
  * f2fs_gc(), with the next victim at @segno selected: may the batch take
- * it? Its valid blocks join the held ones only under the record cap and
- * only if all of them still fit in the free sections beyond what f2fs
- * keeps for itself (has_not_enough_free_secs() with them as needed); its
- * summaries join the held ones only up to GC_PACK_MAX_HELD_SUMS. The
- * first section is always taken, as without a batch: at the limit a call
- * collects one section, as upstream does.
+ * it? Its valid blocks join the held ones only under the record cap, and
+ * its summaries only up to GC_PACK_MAX_HELD_SUMS. The held blocks, once
+ * migrated, must leave at least @floor_secs free sections: the caller
+ * passes the level at which f2fs_gc() itself writes a checkpoint to get
+ * prefree sections back (the writers' node and dentry needs, plus
+ * NR_GC_CHECKPOINT_SECS), so a batch goes no lower than upstream's
+ * section-by-section loop does. The reserved sections are GC's to fill:
+ * under the pressure that makes f2fs_balance_fs() collect, only they are
+ * free. A victim joins an empty batch whatever it holds, as without a
+ * batch: at the limit a call collects one section, as upstream does.
  */
-bool f2fs_gc_pack_batch_fits(struct gc_pack_ctl *batch, unsigned int segno)
+bool f2fs_gc_pack_batch_fits(struct gc_pack_ctl *batch, unsigned int segno,
+			     unsigned int floor_secs)
 {
 	struct f2fs_sb_info *sbi;
 	unsigned int blocks;
 
-	if (!batch || !batch->nr_collected)
+	if (!batch || !gc_pack_holding(batch))
 		return true;
 	sbi = batch->sbi;
 	blocks = batch->nr_queued + get_valid_blocks(sbi, segno, true);
@@ -471,8 +479,8 @@ bool f2fs_gc_pack_batch_fits(struct gc_pack_ctl *batch, unsigned int segno)
 		sbi->gc_pack.cap_stops++;
 		return false;
 	}
-	if (has_not_enough_free_secs(sbi, 0,
-				     DIV_ROUND_UP(blocks, CAP_BLKS_PER_SEC(sbi)))) {
+	if (free_sections(sbi) <
+	    floor_secs + DIV_ROUND_UP(blocks, CAP_BLKS_PER_SEC(sbi))) {
 		sbi->gc_pack.space_stops++;
 		return false;
 	}

@@ -40,8 +40,8 @@ enum {
 #define GC_PACK_MAX_MAX_BLOCKS	(1U << 20)
 
 /*
- * gc_pack_sections: sections one sync GC ioctl may collect, holding their
- * records for a single pack pass. The bound keeps the held-section lookup
+ * gc_pack_sections: sections one foreground f2fs_gc() call may collect,
+ * holding their records for a single pack pass. The bound keeps the held-section lookup
  * (per victim candidate and per record) a short scan, and the summary
  * pages held to 64 sections' worth; the record cap and the free space
  * bound a batch well before it on most volumes.
@@ -76,7 +76,7 @@ struct f2fs_gc_pack_info {
 	u64 held_sections;	/* sections held for a later victim's pass */
 	u64 cap_stops;		/* batches ended by max_blocks, held summaries */
 	u64 space_stops;	/* batches ended by the free space */
-	/* the sync GC call's batch, NULL outside one: under seglist_lock */
+	/* the f2fs_gc() call's batch, NULL outside one: under seglist_lock */
 	struct gc_pack_ctl *batch;
 };
 
@@ -145,14 +145,15 @@ void f2fs_gc_pack_abort(struct gc_pack_ctl *pack,
 void f2fs_gc_pack_end(struct gc_pack_ctl *pack,
 		      struct gc_inode_list *gc_list);
 
-/* gc.c: the sections of one sync GC call, packed as one (gc_pack_sections) */
+/* gc.c: the sections of one f2fs_gc() call, packed as one (gc_pack_sections) */
 struct gc_pack_ctl *f2fs_gc_pack_batch_begin(struct f2fs_sb_info *sbi,
 					     struct gc_pack_ctl *pack,
-					     int gc_type, bool may_hold);
+					     bool may_hold);
 struct gc_pack_ctl *f2fs_gc_pack_add(struct gc_pack_ctl *batch, int gc_type,
 				     bool data_section,
 				     unsigned int start_segno);
-bool f2fs_gc_pack_batch_fits(struct gc_pack_ctl *batch, unsigned int segno);
+bool f2fs_gc_pack_batch_fits(struct gc_pack_ctl *batch, unsigned int segno,
+			     unsigned int floor_secs);
 bool f2fs_gc_pack_batch_more(struct gc_pack_ctl *batch, int seg_freed);
 bool f2fs_gc_pack_batch_collected(struct gc_pack_ctl *batch);
 void f2fs_gc_pack_batch_freed(struct gc_pack_ctl *batch, int *seg_freed,

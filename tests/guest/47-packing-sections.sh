@@ -16,11 +16,13 @@
 #    (>= 95% of the reduction to one extent per file), with 1 as one run
 #    per victim; blocks moved (moved_blocks_foreground) never more than
 #    packing off's, no EAGAIN beyond packing off's
-#  - at the physical limit (a small volume, mode=lfs, filled until one
-#    free section is left beyond the reserved ones): the batch stops on
-#    free space (gc_pack_space_stops), the first call succeeds as packing
-#    off's does, and with one section beyond the reserve it is a batch of
-#    one that moves what packing off's call moves
+#  - the writers' GC (f2fs_balance_fs(), mode=lfs, hot files rewritten
+#    among cold ones) holds sections with gc_pack_sections=16, none with
+#    1, and leaves the cold files in fewer runs
+#  - at the physical limit (mode=lfs, 95% full, every section 7/8 valid):
+#    the batch stops on free space (gc_pack_space_stops) with no more
+#    blocks moved than the free sections take above the level where
+#    f2fs_gc() checkpoints, and the call succeeds as packing off's does
 # Every variant: data intact after GC and after a remount, fsck clean,
 # dmesg clean (finish).
 # vm: -d 3 -s 512M
@@ -58,6 +60,12 @@ emptied() {
 		FILENAME == ARGV[2] { if ($1 in v) a[$1] = 1; next }
 		{ b[$1] = 1 }
 		END { for (s in a) if (!(s in b)) n++; print n + 0 }' "$1" "$2" "$3"
+}
+
+# cold_extents DIR: the extents of the even-numbered (cold) files.
+cold_extents() {
+	find "$1" -type f -name 'f.0.*[02468]' -print0 | xargs -0 -r filefrag |
+		awk '{ n += $(NF-2) } END { print n + 0 }'
 }
 
 # max_file_extents DIR: the most extents any file has.
@@ -208,30 +216,81 @@ check "on x $MULTI: EAGAIN no more than packing off's ($multi_eagain <= $off_eag
 check "on x $MULTI: at least one call succeeded" test "$multi_ok" -ge 1
 }
 
+## the writers' GC: f2fs_balance_fs() batches too ############################
+# 128 MiB, mode=lfs (no SSR into the holes), no GC thread: 16 files filling
+# 85% of the user space, written 64 KiB at a time round-robin; the even
+# ones cold, the odd ones rewritten in full twice (O_DIRECT, so out of
+# place), which makes the writers' f2fs_balance_fs() collect. The same
+# layout with gc_pack_sections 1 and 16: with 16 the writers' calls hold
+# sections and the cold files end in fewer runs; with 1 nothing is held.
+WFILES=16
+mkfs.f2fs -q -f -s 1 "$DISK1" 262144 > /dev/null || fail "mkfs.f2fs 128 MiB"
+mount_fs f2fs_packed "$DISK1" /mnt/w "gc_packing=off,mode=lfs,background_gc=off"
+WKIB=$(($(df -B1 --output=avail /mnt/w | tail -1) * 85 / 100 / WFILES / 1024 / 64 * 64))
+interleave /mnt/w/d "$WFILES" "$WKIB" 64k
+sync
+sha_record /mnt/w/d /tmp/w.sha
+grep -E '\./f\.0\.[0-9]*[02468]$' /tmp/w.sha > /tmp/w.cold.sha
+WCOLD_BEFORE=$(cold_extents /mnt/w/d)
+umount /mnt/w
+log "writers: $WFILES x $WKIB KiB interleaved 64 KiB at a time, cold files in $WCOLD_BEFORE extents"
+
+writers_variant() {	# NAME SECTIONS
+	local mnt=/mnt/w$1 sys moved hot
+	dd if="$DISK1" of="$DISK2" bs=1M count=128 conv=fsync status=none
+	mount_fs f2fs_packed "$DISK2" "$mnt" "gc_packing=on,mode=lfs,background_gc=off"
+	sys=$(sysfs_of "$mnt")
+	echo "$2" > "$sys/gc_pack_sections"
+	moved=$(pack_stat "$mnt" moved_blocks_foreground)
+	hot=$(cd "$mnt/d" && ls | awk -F. '$3 % 2 == 1' | sort -V | paste -sd:)
+	for _ in 1 2; do
+		(cd "$mnt/d" && fio --name=h --filename="$hot" --filesize="${WKIB}k" \
+			--size=$((WFILES / 2 * WKIB))k --bs=64k --rw=write --direct=1 \
+			--file_service_type=sequential --refill_buffers \
+			--eta=never --output=/dev/null) ||
+			fail "writers $1: the hot rewrite failed"
+	done
+	sync
+	eval "w${1}_cold=$(cold_extents "$mnt/d")"
+	eval "w${1}_held=$(cat "$sys/gc_pack_held_sections")"
+	eval "w${1}_moved=$(($(pack_stat "$mnt" moved_blocks_foreground) - moved))"
+	log "writers $1: cold extents $WCOLD_BEFORE -> $(cold_extents "$mnt/d"), moved $(($(pack_stat "$mnt" moved_blocks_foreground) - moved)), held_sections $(cat "$sys/gc_pack_held_sections"), space stops $(cat "$sys/gc_pack_space_stops"), cap stops $(cat "$sys/gc_pack_cap_stops"), $(pack_stats "$mnt")"
+	check "writers $1: cold data intact" sha_verify "$mnt/d" /tmp/w.cold.sha
+	umount_fsck "$DISK2" "$mnt"
+}
+
+writers_variant one 1
+writers_variant multi "$MULTI"
+
+# shellcheck disable=SC2154
+{
+check "writers: their GC moved blocks ($wone_moved, $wmulti_moved)" \
+	test "$wone_moved" -gt 0 -a "$wmulti_moved" -gt 0
+check "writers x 1: no section held ($wone_held)" test "$wone_held" -eq 0
+check "writers x $MULTI: f2fs_balance_fs() held sections ($wmulti_held)" test "$wmulti_held" -gt 0
+check "writers x $MULTI: cold files in fewer runs than x 1 ($wmulti_cold < $wone_cold)" \
+	test "$wmulti_cold" -lt "$wone_cold"
+}
+
 ## at the physical limit #######################################################
-# 128 MiB, 16 MiB of layout (8 victims, 8 MiB invalid), then 1 MiB files
-# (O_DIRECT, fsync'd) until the free sections are within one of the
-# reserved ones, foreground GC starts (the writers' f2fs_balance_fs()) or
-# a write fails (ENOSPC). mode=lfs: SSR would fill the victims' holes.
+# 128 MiB filled to 95% of the user space with 8 files written 64 KiB at a
+# time round-robin, then one of them deleted: every section 7/8 valid, the
+# free sections just above the reserved ones (mode=lfs: no SSR into the
+# holes). The batch may fill the free sections, reserved ones included,
+# down to the level where f2fs_gc() checkpoints (the writers' needs plus
+# NR_GC_CHECKPOINT_SECS, 3): its held blocks must stop there, short of the
+# victims' valid blocks, and the call succeeds as packing off's does.
 LFS=mode=lfs,background_gc=off
 mkfs.f2fs -q -f -s 1 "$DISK1" 262144 > /dev/null || fail "mkfs.f2fs 128 MiB"
 mount_fs f2fs_packed "$DISK1" /mnt/l "gc_packing=off,$LFS"
-fragment /mnt/l/d 64 256 /tmp/l.sha
+LKIB=$(($(df -B1 --output=avail /mnt/l | tail -1) * 95 / 100 / 8 / 1024 / 64 * 64))
+interleave /mnt/l/d 8 "$LKIB" 64k
+rm /mnt/l/d/f.0.0
 sync
-i=0
-gc0=$(pack_stat /mnt/l moved_blocks_foreground)
-while read -r free rsvd < <(free_and_reserved "$DISK1") &&
-	[ "$free" -gt $((rsvd + 1)) ] && [ $i -lt 200 ] &&
-	[ "$(pack_stat /mnt/l moved_blocks_foreground)" -eq "$gc0" ]; do
-	fio --name=w --filename="/mnt/l/fill.$i" --size=1m --bs=64k --rw=write \
-		--direct=1 --end_fsync=1 --refill_buffers --eta=never \
-		--output=/dev/null 2> /dev/null || { rm -f "/mnt/l/fill.$i"; break; }
-	i=$((i + 1))
-done
-sync
-read -r free rsvd < <(free_and_reserved "$DISK1")
-log "limit: $i MiB of filler, $free free sections, $rsvd reserved, $(($(pack_stat /mnt/l moved_blocks_foreground) - gc0)) blocks moved by the writers' GC"
 sha_record /mnt/l /tmp/l.sha
+read -r free rsvd < <(free_and_reserved "$DISK1")
+valid=$(segs_valid /mnt/l | awk '$2 < 512 { n += $2 } END { print n + 0 }')
+log "limit: 8 x $LKIB KiB, one deleted: $free free sections, $rsvd reserved, $valid valid blocks in the victims"
 umount /mnt/l
 
 limit_variant() {	# NAME DEV PACKING SECTIONS
@@ -244,8 +303,7 @@ limit_variant() {	# NAME DEV PACKING SECTIONS
 	out=$("$GC_TOOL" -q -j -d off -S "$4" -i 1 -c 1 "$mnt") || true
 	eval "l${1}_ok=$(json_field "$out" successes)"
 	eval "l${1}_moved=$(($(pack_stat "$mnt" moved_blocks_foreground) - moved))"
-	eval "l${1}_room=$(((free - rsvd) * 512)) l${1}_stops=$(cat "$sys/gc_pack_space_stops")"
-	eval "l${1}_free=$free l${1}_rsvd=$rsvd l${1}_packed=$(cat "$sys/gc_pack_packed_sections")"
+	eval "l${1}_free=$free l${1}_stops=$(cat "$sys/gc_pack_space_stops")"
 	log "limit $1: $free free, $rsvd reserved: $(echo "$out" | tr -d '\n ') moved $(($(pack_stat "$mnt" moved_blocks_foreground) - moved)), space stops $(cat "$sys/gc_pack_space_stops"), cap stops $(cat "$sys/gc_pack_cap_stops")"
 	check "limit $1: data intact" sha_verify "$mnt" /tmp/l.sha
 	umount_fsck "$2" "$mnt"
@@ -256,24 +314,15 @@ limit_variant multi "$DISK3" on 64
 
 # shellcheck disable=SC2154
 {
+room=$(((lmulti_free - 3) * 512))
+check "limit: the victims hold more than the free sections take ($valid > $room)" \
+	test "$valid" -gt "$room"
 check "limit: packing off's call succeeds" test "$loff_ok" -eq 1
 check "limit: on x 64 succeeds as packing off's does" test "$lmulti_ok" -eq "$loff_ok"
 check "limit: on x 64 stopped its batch on free space ($lmulti_stops)" test "$lmulti_stops" -ge 1
-# one free section beyond the reserve takes no second victim's blocks on
-# 6.x, whose has_not_enough_free_secs() wants more than reserved + needed;
-# 7.x's is content with equal (test 47 passes its other checks there)
-if [ "$lmulti_free" -le $((lmulti_rsvd + 1)) ] && [ "$(uname -r | cut -d. -f1)" = 6 ]; then
-	check "limit: one section beyond the reserve: a batch of one ($lmulti_packed packed)" \
-		test "$lmulti_packed" -eq 1
-	check "limit: one section beyond the reserve: moved what packing off moved ($lmulti_moved = $loff_moved)" \
-		test "$lmulti_moved" -eq "$loff_moved"
-else
-	log "limit: the fill stopped at $lmulti_free free sections, $lmulti_rsvd reserved"
-fi
-# the first section is always taken, as packing off takes it
-room=$lmulti_room
-[ "$room" -ge "$loff_moved" ] || room=$loff_moved
-check "limit: on x 64 moved no more than the free sections beyond the reserve take, or packing off's one section ($lmulti_moved <= $room; $lmulti_free free, $lmulti_rsvd reserved)" \
+check "limit: on x 64 moved no more than the free sections above the checkpoint level take ($lmulti_moved <= $room)" \
 	test "$lmulti_moved" -le "$room"
+check "limit: on x 64 collected more than one section ($lmulti_moved > $loff_moved)" \
+	test "$lmulti_moved" -gt "$loff_moved"
 }
 finish
