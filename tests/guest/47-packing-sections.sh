@@ -11,6 +11,9 @@
 #    frees them: seg_freed and sec_freed (f2fs_gc_end) equal the sections
 #    that held valid blocks before the call and none after, records held
 #    across sections (gc_pack_held_sections), none left (gc_pack_queued 0)
+#  - GC_RANGE over consecutive victims: one pass with 16, one per section
+#    with 1, every section emptied, exit 0; one section further onto one
+#    it cannot collect: both fail alike after emptying the victims
 #  - GC until idle, packing off / on with 1 / on with 16 sections per call,
 #    each from the same layout: with 16 every survivor ends as one run
 #    (>= 95% of the reduction to one extent per file), with 1 as one run
@@ -66,6 +69,16 @@ emptied() {
 cold_extents() {
 	find "$1" -type f -name 'f.0.*[02468]' -print0 | xargs -0 -r filefrag |
 		awk '{ n += $(NF-2) } END { print n + 0 }'
+}
+
+# data_sections DIR MAIN: the sections (-s 1) holding blocks of DIR's
+# files, MAIN the first block of the main area.
+data_sections() {
+	find "$1" -type f -print0 | xargs -0 -r filefrag -v |
+		awk -v m="$2" '$1 ~ /^[0-9]+:$/ {
+			s = $4; sub(/\.\..*/, "", s); e = $5; sub(/:.*/, "", e)
+			for (b = int((s - m) / 512); b <= int((e - m) / 512); b++) print b }' |
+		sort -un
 }
 
 # max_file_extents DIR: the most extents any file has.
@@ -171,6 +184,66 @@ check "one call: no record left queued" test "$(cat "$sys/gc_pack_queued")" -eq 
 check "one call: knob restored to 1" test "$(cat "$sys/gc_pack_sections")" = 1
 check "one call: data intact" sha_verify /mnt/m/d /tmp/g.sha
 umount_fsck "$DISK2" /mnt/m
+
+## GC_RANGE: one sync call over consecutive victims ##########################
+# The layout's longest run of consecutive victim sections, as one range:
+# with 16 sections per call its sections are held and packed in one pass,
+# with 1 in one pass each; both empty every section of the range and
+# return 0. Going one section further, onto one it cannot collect (the
+# open log's: EAGAIN; or one without valid blocks: ENODATA), both fail
+# alike, as upstream's GC_RANGE stops there, after emptying the victims
+# before it.
+range_variant() {	# NAME SECTIONS EXTRA_SECTIONS
+	local mnt=/mnt/r$1 main first n rc=0 out
+	layout_on "$DISK2" "$mnt" on
+	main=$(pack_stat "$mnt" main_blkaddr)
+	segs_valid "$mnt" > "/tmp/r$1.before"
+	# the longest run of consecutive sections holding the survivors'
+	# blocks and invalid ones (not a node or current section)
+	data_sections "$mnt/d" "$main" > "/tmp/r$1.data"
+	read -r first n < <(awk 'FILENAME == ARGV[1] { d[$1] = 1; next }
+		($1 in d) && $2 < 512 { print $1 }' "/tmp/r$1.data" "/tmp/r$1.before" |
+		sort -n | awk '{
+		if ($1 == last + 1 && run) run++; else { run = 1; s = $1 }
+		if (run > best) { best = run; bs = s }; last = $1 }
+		END { print bs, best }')
+	trace_start f2fs_gc_pack_end
+	out=$("$GC_TOOL" -q -j -n -d off -S "$2" -c 1 -i 1 \
+		-r "$((main + first * 512)):$(((n + $3) * 512 - 1))" "$mnt") || rc=$?
+	trace_stop
+	segs_valid "$mnt" > "/tmp/r$1.after"
+	eval "r${1}_rc=$rc r${1}_n=$n r${1}_passes=$(grep -c 'f2fs_gc_pack_end:' /sys/kernel/tracing/trace || true)"
+	eval "r${1}_left=$(awk -v f="$first" -v n="$n" '$1 >= f && $1 < f + n' "/tmp/r$1.after" | wc -l)"
+	eval "r${1}_ext=$(total_extents "$mnt/d")"
+	eval "r${1}_res=$(json_field "$out" successes)/$(json_field "$out" eagain)/$(json_field "$out" errors)"
+	log "range $1: sections $first..$((first + n - 1)) (+$3): exit $rc, $(echo "$out" | tr -d '\n ' | cut -c1-200), $(pack_stats "$mnt")"
+	check "range $1: data intact" sha_verify "$mnt/d" /tmp/g.sha
+	umount_fsck "$DISK2" "$mnt"
+}
+
+range_variant one 1 0
+range_variant multi "$MULTI" 0
+range_variant onex 1 1
+range_variant multix "$MULTI" 1
+
+# shellcheck disable=SC2154
+{
+check "range: the layout has consecutive victims ($rmulti_n)" test "$rmulti_n" -ge 2
+check "range x 1: exit 0, one pass per section ($rone_rc, $rone_passes)" \
+	test "$rone_rc" -eq 0 -a "$rone_passes" -eq "$rone_n"
+check "range x $MULTI: exit 0, one pass for the range ($rmulti_rc, $rmulti_passes)" \
+	test "$rmulti_rc" -eq 0 -a "$rmulti_passes" -eq 1
+check "range x 1 and x $MULTI: every section of the range emptied ($rone_left, $rmulti_left)" \
+	test "$rone_left" -eq 0 -a "$rmulti_left" -eq 0
+check "range x $MULTI: fewer extents than x 1 ($rmulti_ext < $rone_ext)" \
+	test "$rmulti_ext" -lt "$rone_ext"
+check "range onto a section it cannot collect: x 1's call fails (successes/EAGAIN/errors $ronex_res)" \
+	test "${ronex_res%%/*}" -eq 0
+check "range onto a section it cannot collect: x $MULTI fails as x 1 does ($rmultix_res = $ronex_res, exit $rmultix_rc = $ronex_rc)" \
+	test "$rmultix_res" = "$ronex_res" -a "$rmultix_rc" -eq "$ronex_rc"
+check "range onto an empty section: both emptied the victims before it ($ronex_left, $rmultix_left)" \
+	test "$ronex_left" -eq 0 -a "$rmultix_left" -eq 0
+}
 
 ## until idle: off, on x 1, on x 16 ############################################
 run_variant() {	# NAME PACKING SECTIONS
