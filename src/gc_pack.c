@@ -665,7 +665,7 @@ void f2fs_gc_pack_show_stat(struct seq_file *s, struct f2fs_sb_info *sbi)
 		   info->stale);
 	seq_printf(s, "  - queued: %u now, %u at most\n",
 		   info->queued, info->peak_queued);
-	seq_printf(s, "  - sections per sync call: %u, held: %llu, batch stops: %llu cap, %llu space\n",
+	seq_printf(s, "  - sections per call: %u, held: %llu, batch stops: %llu cap, %llu space\n",
 		   info->max_sections, info->held_sections, info->cap_stops,
 		   info->space_stops);
 }
