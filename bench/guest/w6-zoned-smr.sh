@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Workload 6: SMR-like zones. Workload 5 with the zone size of real
+# host-managed SMR drives, 256 MiB (one section of 128 segments, 65536
+# blocks, four times the former fixed record cap of 16384): null_blk,
+# memory backed, 24 zones of 256 MiB, the first two conventional for the
+# metadata (mkfs.f2fs -o 30 reserves 15 sections of this size: 24 zones
+# leave room for the data). 32 files of 16 MiB interleaved 64 KiB at a
+# time (buffered writes each pushed out with sync_file_range), so that
+# they fill two zones, every even file deleted: two victim zones, each
+# half valid (32768 blocks). Then sync foreground GC until idle. Only
+# the written zones take guest memory (about 0.8 GiB at the peak).
+# QUICK=1: 32 zones of 8 MiB, 32 x 256 KiB, 4 KiB at a time.
+# Not in the QUICK default list (bench/run).
+# size: 6144 256
+# mem: 3G 2G
+. "$REPO/bench/guest/lib.sh"
+
+W_NAME=w6-zoned-smr
+
+W_ZONED=$(quick "24 256 256 2" "32 8 8 3")
+W_MKFS=$(quick "-o 30" "")
+W_FILES=32
+W_KIB=$(quick 16384 256)
+W_BS=$(quick 64k 4k)
+# packing's default settings beside the former fixed record cap
+W_VARIANTS="stock off offset fixedcap"
+W_TITLE="SMR-like zones ($(echo "$W_ZONED" | awk '{ print $1 " x " $2 " MiB" }')), $W_FILES x $W_KIB KiB interleaved $W_BS at a time, half deleted"
+W_PARAMS="$W_FILES files x $W_KIB KiB, round-robin $W_BS buffered writes each pushed out with sync_file_range, even files deleted"
+
+w_write() {
+	interleave_buffered "$1" "$W_FILES" "$W_KIB" "$W_BS"
+}
+
+bench_main
