@@ -5,11 +5,12 @@
 # memory backed, 24 zones of 2 GiB with 1 GiB capacity each, the first
 # two conventional for the metadata; a section is one zone, 1024
 # segments of which 512 are usable (262144 blocks, 16 times the former
-# fixed record cap of 16384). 32 files of 32 MiB interleaved 64 KiB at
-# a time (buffered writes each pushed out with sync_file_range) fill one
-# zone's capacity, every even file deleted: one victim zone, half valid
-# (131072 blocks). Then sync foreground GC until idle. Only the written
-# zones take guest memory (about 1.7 GiB at the peak, hence 4 GiB).
+# fixed record cap of 16384). 16 files of 64 MiB interleaved 64 KiB at
+# a time (buffered writes each pushed out with sync_file_range; 16, not
+# 32: see w6) fill one zone's capacity, every even file deleted: one
+# victim zone, half valid (131072 blocks). Then sync foreground GC until
+# idle. Only the written zones take guest memory (about 1.7 GiB at the
+# peak, hence 4 GiB).
 # With capacity below zone size fsck.f2fs 1.15 reports a free segment
 # count mismatch, for stock f2fs and f2fs_packed alike (README, "On
 # SMR/ZNS (zoned) drives"): the report's fsck column says so.
@@ -23,8 +24,8 @@ W_NAME=w7-zoned-zns
 
 W_ZONED=$(quick "24 2048 1024 2" "32 16 8 3")
 W_MKFS=$(quick "-o 30" "")
-W_FILES=32
-W_KIB=$(quick 32768 256)
+W_FILES=$(quick 16 32)
+W_KIB=$(quick 65536 256)
 W_BS=$(quick 64k 4k)
 # packing's default settings beside the former fixed record cap
 W_VARIANTS="stock off offset fixedcap"
