@@ -9,10 +9,11 @@
 # time (buffered writes each pushed out with sync_file_range), so that
 # they fill one zone, every even file deleted: the victim zone is half
 # valid (32768 blocks: twice the former cap). Then sync foreground GC
-# until idle. 16 files, not 32: with 32 files of 64 KiB writes f2fs 6.1
-# laid the odd files' writes out apart from the even ones' (whole
-# segments of one parity: deleting the even files left nothing to
-# collect). Only the written zones take guest memory (about 0.5 GiB).
+# until idle. 16 files, not 32: in one run with 32 files of 64 KiB
+# writes the odd files' blocks came out apart from the even ones' (one
+# dirty segment after the deletes; the cause is not established, maybe
+# the COLD/HOT log split noted in README's Results). Only the written
+# zones take guest memory (about 0.5 GiB).
 # QUICK=1: 32 zones of 8 MiB, 32 x 256 KiB, 4 KiB at a time.
 # Not in the QUICK default list (bench/run).
 # size: 6144 256
