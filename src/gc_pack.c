@@ -51,6 +51,7 @@
 #include <linux/f2fs_fs.h>
 #include <linux/slab.h>
 #include <linux/list_sort.h>
+#include <linux/mm.h>
 #include <linux/parser.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
@@ -584,9 +585,33 @@ bool f2fs_gc_pack_held(struct f2fs_sb_info *sbi, unsigned int secno)
 	return false;
 }
 
+/*
+ * The default record cap: one section's blocks, so that a victim section
+ * is packed in one pass (a cap below its valid blocks drains the queue
+ * early and splits every file once per drain: a 256 MiB SMR zone under a
+ * fixed 16384 would be packed in up to 4 passes, a 1 GiB ZNS zone in 16).
+ * Records are allocated only for the valid blocks of the victims, so the
+ * cap costs nothing until GC needs it; it is bounded all the same by
+ * 1/128 of RAM (a section of 1 GiB, 262144 records of 32 bytes, needs
+ * 1 GiB of RAM; 4 GiB sections are capped by GC_PACK_MAX_MAX_BLOCKS), and
+ * never below the former fixed default, which the smaller sections keep.
+ * BLKS_PER_SEC and not CAP_BLKS_PER_SEC: the zones' capacity is read
+ * later in the mount (f2fs_scan_devices()), and never exceeds the size.
+ * Set once per mount: a value written to sysfs stays, remounts included.
+ */
+static unsigned int gc_pack_default_max_blocks(struct f2fs_sb_info *sbi)
+{
+	u64 ram = (u64)totalram_pages() << PAGE_SHIFT;
+	u64 bound = (ram >> GC_PACK_RAM_SHIFT) / kmem_cache_size(gc_pack_block_slab);
+	u64 blocks = min_t(u64, BLKS_PER_SEC(sbi), bound);
+
+	return clamp_t(u64, blocks, GC_PACK_DEF_MAX_BLOCKS,
+		       GC_PACK_MAX_MAX_BLOCKS);
+}
+
 void f2fs_gc_pack_init(struct f2fs_sb_info *sbi)
 {
-	sbi->gc_pack.max_blocks = GC_PACK_DEF_MAX_BLOCKS;
+	sbi->gc_pack.max_blocks = gc_pack_default_max_blocks(sbi);
 	sbi->gc_pack.order = GC_PACK_ORDER_OFFSET;
 	sbi->gc_pack.max_sections = GC_PACK_DEF_SECTIONS;
 	f2fs_gc_pack_apply_option(sbi);
@@ -665,6 +690,11 @@ void f2fs_gc_pack_show_stat(struct seq_file *s, struct f2fs_sb_info *sbi)
 		   info->stale);
 	seq_printf(s, "  - queued: %u now, %u at most\n",
 		   info->queued, info->peak_queued);
+	seq_printf(s, "  - record: %u bytes, peak record memory: %llu KiB, default max records: %u\n",
+		   kmem_cache_size(gc_pack_block_slab),
+		   ((u64)info->peak_queued *
+		    kmem_cache_size(gc_pack_block_slab)) >> 10,
+		   gc_pack_default_max_blocks(sbi));
 	seq_printf(s, "  - sections per call: %u, held: %llu, batch stops: %llu cap, %llu space\n",
 		   info->max_sections, info->held_sections, info->cap_stops,
 		   info->space_stops);

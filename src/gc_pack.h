@@ -35,7 +35,13 @@ enum {
 	GC_PACK_ORDER_OFFSET,	/* by file offset */
 };
 
+/*
+ * gc_pack_max_blocks: its default is one section's blocks, at least
+ * GC_PACK_DEF_MAX_BLOCKS (a 64 MiB section), at most what fits in
+ * 1 / 2^GC_PACK_RAM_SHIFT of RAM (f2fs_gc_pack_init()).
+ */
 #define GC_PACK_DEF_MAX_BLOCKS	16384
+#define GC_PACK_RAM_SHIFT	7
 #define GC_PACK_MIN_MAX_BLOCKS	64
 #define GC_PACK_MAX_MAX_BLOCKS	(1U << 20)
 

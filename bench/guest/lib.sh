@@ -53,6 +53,10 @@ W_VARIANTS="stock off found offset urgent"
 # the "sections" variant (not in the default list yet): offset order with
 # gc_pack_sections=PACK_SECTIONS, each sync call packing that many victims
 PACK_SECTIONS=${PACK_SECTIONS:-64}
+# the "fixedcap" variant (zoned workloads 6 and 7): offset order with
+# gc_pack_max_blocks at the former fixed default, to set beside the
+# section-sized default
+FIXED_CAP=16384
 
 progress() {
 	echo "BENCH: $W_NAME: $*"
@@ -117,7 +121,7 @@ variant_fs() {
 variant_opts() {
 	case $1 in
 	off) echo "$W_MOUNT,gc_packing=off" ;;
-	found | offset | sections) echo "$W_MOUNT,gc_packing=on" ;;
+	found | offset | sections | fixedcap) echo "$W_MOUNT,gc_packing=on" ;;
 	*) echo "$W_MOUNT" ;;
 	esac
 }
@@ -125,7 +129,7 @@ variant_opts() {
 variant_order() {
 	case $1 in
 	found) echo 0 ;;
-	offset | sections) echo 1 ;;
+	offset | sections | fixedcap) echo 1 ;;
 	esac
 }
 
@@ -413,6 +417,10 @@ run_variant() {
 		echo "$PACK_SECTIONS" > "$sys/gc_pack_sections" ||
 			die_bench "gc_pack_sections=$PACK_SECTIONS refused"
 		echo "gc_pack_sections $PACK_SECTIONS" >> "$d/run.txt"
+	fi
+	if [ "$v" = fixedcap ]; then
+		echo "$FIXED_CAP" > "$sys/gc_pack_max_blocks" ||
+			die_bench "gc_pack_max_blocks=$FIXED_CAP refused"
 	fi
 	grep " $MNT " /proc/mounts >> "$d/run.txt"
 	frag_map "$MNT/$W_DIR" "$d/before.frag"

@@ -22,7 +22,7 @@ check "default is gc_packing=auto in /proc/mounts" opt_shown "$DISK1" auto
 check "auto: off with one segment per section" test "$(knob "$DISK1" gc_inode_local_packing)" = 0
 check "auto: on with 4 segments per section" test "$(knob "$DISK2" gc_inode_local_packing)" = 1
 check "default order is file offset (1)" test "$(knob "$DISK1" gc_pack_order)" = 1
-check "default max records is 16384 (a 64 MiB section)" test "$(knob "$DISK1" gc_pack_max_blocks)" = 16384
+check "default max records is 16384 on 2 MiB sections (the floor; test 48: larger sections)" test "$(knob "$DISK1" gc_pack_max_blocks)" = 16384
 
 mount -o remount,gc_packing=on /mnt/a
 check "remount gc_packing=on shown" opt_shown "$DISK1" on

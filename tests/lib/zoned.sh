@@ -93,9 +93,9 @@ written_zones() {
 	done
 }
 
-# interleave_buffered DIR NFILES KIB: write NFILES files of KIB KiB round
-# robin, 4 KiB at a time, each write pushed to the device at once
-# (sync_file_range), so that on disk the files' blocks alternate. On a
+# interleave_buffered DIR NFILES KIB [BS]: write NFILES files of KIB KiB
+# round robin, BS (default 4k) at a time, each write pushed to the device
+# at once (sync_file_range), so that on disk the files' blocks alternate. On a
 # zoned volume f2fs turns O_DIRECT into buffered writes, so interleave
 # (tests/lib/pack.sh) would leave placement to writeback, which writes
 # each file in one piece. Files are DIR/f.0.<i>; one fio process, no
@@ -104,7 +104,7 @@ written_zones() {
 interleave_buffered() {
 	mkdir -p "$1"
 	fio --name=f --directory="$1" --nrfiles="$2" --filesize="${3}k" \
-		--size="$(($2 * $3))k" --bs=4k --rw=write --ioengine=psync \
+		--size="$(($2 * $3))k" --bs="${4:-4k}" --rw=write --ioengine=psync \
 		--file_service_type=roundrobin:2 --sync_file_range=write:1 \
 		--randrepeat=1 --eta=never --output=/dev/null ||
 		{ fail "fio could not write the interleaved files"; finish; }
