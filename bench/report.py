@@ -1105,6 +1105,14 @@ def cost_markdown(cost):
                  'divides the means. Goals (issue 13): offset <= 1.05 x legacy '
                  'instructions per moved block, p99 <= 1.1 x legacy. The sections variant '
                  'packs up to gc_pack_sections victims per call: fewer, longer calls.')
+    # The method's own check: repeated runs must agree.
+    unstable = [f"{cn} {vn} ({fmt_spread(v['instructions_per_block_spread'])})"
+                for cn, c in cost['cases'].items() for vn, v in c['variants'].items()
+                if (v['instructions_per_block_spread'] or 0) > 0.05]
+    if unstable:
+        L.append('')
+        L.append('**Instructions per block spread above 5% between runs** (the method did '
+                 'not repeat): ' + ', '.join(unstable) + '.')
     scases = [c for c in cost['cases'] if c.startswith('scale-')]
     if scases:
         L.append('')
@@ -1180,7 +1188,10 @@ def cost_plot(cost, outdir):
         ax.set_title(title, fontsize=10)
         if title.startswith(('extents', 'records')):
             ax.set_yscale('log')
-    axes[0][0].legend(fontsize=7)
+    for ax in axes[0]:
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=7)
+            break
     fig.suptitle('GC against section size (instruction-counting guest)')
     fig.tight_layout()
     fig.savefig(os.path.join(outdir, 'cost-scaling.png'), dpi=110)
