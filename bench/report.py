@@ -937,6 +937,7 @@ def cost_run_figures(rdir, params, with_maps):
         'latency_all_calls': latency_figures([c[0] for c in calls]),
         'call_instructions': [c[0] for c in calls],
         'peak_queued': num(sa.get('gc_pack_peak_queued')),
+        'gc_pack_max_blocks': num(sa.get('gc_pack_max_blocks')),
     }
     if 'gc_pack_blocks' in sa:
         for k in ('blocks', 'inodes', 'early_drains', 'cap_stops', 'held_sections',
@@ -1017,6 +1018,9 @@ def analyse_cost(cdir):
                 'latency_p99_spread': spread([r['latency_ok_calls']['p99'] for r in rs]),
                 'peak_queued': first['peak_queued'],
                 'pack_packed_sections': first.get('pack_packed_sections'),
+                'pack_early_drains': first.get('pack_early_drains'),
+                'pack_cap_stops': first.get('pack_cap_stops'),
+                'gc_pack_max_blocks': first.get('gc_pack_max_blocks'),
                 'extents_before': first.get('extents_before'),
                 'extents_after': first.get('extents_after'),
                 'ideal_per_section': first.get('ideal_per_section'),
@@ -1122,12 +1126,16 @@ def cost_markdown(cost):
         L.append(f"{c0['files']} files x {c0['file_kib']} KiB written 4 KiB at a time "
                  f"round-robin (O_DIRECT), every even file deleted, sync GC until idle, "
                  f"on sections of 1, 4, 32, 128 segments; records = gc_pack_peak_queued "
-                 f"(the most packing records held at once).")
+                 f"(the most packing records held at once; in brackets the cap, "
+                 f"gc_pack_max_blocks), early drains = gc_pack_early_drains (the queue "
+                 f"reached the cap before a victim was scanned in full, so that victim "
+                 f"was packed in more than one pass), cap stops = gc_pack_cap_stops (a "
+                 f"gc_pack_sections batch ended by its summary-page bound).")
         L.append('')
         L.append('| section MiB | mkfs | variant | extents before | after | ideal/section '
-                 '| records | blocks moved | GC calls (ok) | k instr/block | vs legacy '
-                 '| p50 M | p99 M | max M |')
-        L.append('|' + '---|' * 14)
+                 '| records (cap) | early drains | cap stops | blocks moved | GC calls (ok) '
+                 '| k instr/block | vs legacy | p50 M | p99 M | max M |')
+        L.append('|' + '---|' * 16)
         for cn in scases:
             c = cost['cases'][cn]
             p = c['params']
@@ -1136,7 +1144,10 @@ def cost_markdown(cost):
                 cp = c['comparisons'].get(vn + '_vs_legacy', {})
                 L.append(f"| {mib} | {p['mkfs_options']} | {vn} | {fmt(v['extents_before'])} | "
                          f"{fmt(v['extents_after'])} | {fmt(v['ideal_per_section'])} | "
-                         f"{fmt(v['peak_queued'])} | {fmt(v['blocks_moved'])} | "
+                         f"{fmt(v['peak_queued'])}"
+                         f"{'' if v['gc_pack_max_blocks'] is None else ' (%d)' % v['gc_pack_max_blocks']} | "
+                         f"{fmt(v['pack_early_drains'])} | {fmt(v['pack_cap_stops'])} | "
+                         f"{fmt(v['blocks_moved'])} | "
                          f"{v['gc_calls']} ({v['gc_calls_ok']}) | "
                          f"{fmt_list(v['instructions_per_block'], fmt_k)} | "
                          f"{fmt(cp.get('instructions_per_block_ratio'))} | "
@@ -1237,6 +1248,15 @@ def main():
     if os.path.exists(os.path.join(raw, 'cost', 'cost.txt')):
         res['cost'] = analyse_cost(os.path.join(raw, 'cost'))
         res['plots'] += cost_plot(res['cost'], top)
+        # beside a workload's own figures, when it ran in the same report
+        for wname, w in res['workloads'].items():
+            cc = res['cost']['cases'].get(wname)
+            for vn, v in (w['variants'].items() if cc else []):
+                cv = cc['variants'].get(vn)
+                if cv:
+                    v['cost'] = {k: cv[k] for k in (
+                        'instructions_per_block', 'instructions_per_block_spread',
+                        'latency_p50', 'latency_p99', 'latency_max', 'gc_calls_ok')}
     with open(os.path.join(top, 'results.json'), 'w') as f:
         json.dump(res, f, indent=1, sort_keys=False)
         f.write('\n')
