@@ -901,6 +901,48 @@ def gc_calls_from_trace(path):
     return calls
 
 
+SWITCH_RE = re.compile(r'^(\d+) sched_switch prev_comm=(.*) prev_pid=(\d+) .*'
+                       r'==> next_comm=(.*) next_pid=(\d+) ')
+
+
+def tasks_in_calls(path):
+    """With sched_switch events in the trace (COST_SCHED=1): the
+    instructions inside the GC calls per task that ran them, the caller's
+    as 'caller', or None."""
+    per = Counter()
+    in_call, cur, last, caller = False, 'caller', 0, None
+    seen = False
+    try:
+        f = open(path)
+    except FileNotFoundError:
+        return None
+    with f:
+        for line in f:
+            line = line.rstrip('\n')
+            m = SWITCH_RE.match(line)
+            if m:
+                seen = True
+                if not in_call:
+                    continue
+                ts = int(m.group(1))
+                if caller is None and cur == 'caller':
+                    caller = m.group(3)
+                per[cur] += ts - last
+                last = ts
+                cur = 'caller' if m.group(5) == caller else m.group(4)
+                continue
+            m = TRACE_EV_RE.match(line)
+            if not m:
+                continue
+            ts = int(m.group(1))
+            if m.group(2) == 'f2fs_gc_begin':
+                in_call, cur, last = True, 'caller', ts
+            elif in_call:
+                per[cur] += ts - last
+                in_call = False
+    return dict(per) if seen else None
+
+
 def latency_figures(instr):
     if not instr:
         return {'n': 0, 'p50': None, 'p99': None, 'max': None}
@@ -939,6 +981,10 @@ def cost_run_figures(rdir, params, with_maps):
         'peak_queued': num(sa.get('gc_pack_peak_queued')),
         'gc_pack_max_blocks': num(sa.get('gc_pack_max_blocks')),
     }
+    tasks = tasks_in_calls(os.path.join(rdir, 'trace.txt'))
+    if tasks is not None:
+        r['tasks_in_calls'] = dict(Counter(tasks).most_common(8))
+        r['other_tasks_share'] = round(1 - tasks.get('caller', 0) / total, 4) if total else None
     if 'gc_pack_blocks' in sa:
         for k in ('blocks', 'inodes', 'early_drains', 'cap_stops', 'held_sections',
                   'packed_sections'):
@@ -1018,6 +1064,7 @@ def analyse_cost(cdir):
                 'latency_p99_spread': spread([r['latency_ok_calls']['p99'] for r in rs]),
                 'peak_queued': first['peak_queued'],
                 'pack_packed_sections': first.get('pack_packed_sections'),
+                'other_tasks_share': [r.get('other_tasks_share') for r in rs],
                 'pack_early_drains': first.get('pack_early_drains'),
                 'pack_cap_stops': first.get('pack_cap_stops'),
                 'gc_pack_max_blocks': first.get('gc_pack_max_blocks'),
@@ -1109,6 +1156,14 @@ def cost_markdown(cost):
                  'divides the means. Goals (issue 13): offset <= 1.05 x legacy '
                  'instructions per moved block, p99 <= 1.1 x legacy. The sections variant '
                  'packs up to gc_pack_sections victims per call: fewer, longer calls.')
+    shares = [f"{cn} {vn} {fmt_list(v['other_tasks_share'], fmt_spread)}"
+              for cn, c in cost['cases'].items() for vn, v in c['variants'].items()
+              if any(x is not None for x in v['other_tasks_share'])]
+    if shares:
+        L.append('')
+        L.append('Share of the calls\' instructions run by tasks other than the caller '
+                 '(sched_switch, COST_SCHED=1; results.json runs[].tasks_in_calls names '
+                 'them): ' + ', '.join(shares) + '.')
     # The method's own check: repeated runs must agree.
     unstable = [f"{cn} {vn} ({fmt_spread(v['instructions_per_block_spread'])})"
                 for cn, c in cost['cases'].items() for vn, v in c['variants'].items()

@@ -22,7 +22,8 @@
 # Arguments (KEY=VALUE): COST_CASES (default: all of the list below),
 # COST_REPS, COST_SCALE_REPS, COST_SCALE_KIB, VARIANTS (default stock
 # off offset sections; the scaling series skips stock, which is off's
-# code), PACK_SECTIONS.
+# code), PACK_SECTIONS, COST_SCHED=1 (sched_switch events too: which
+# tasks ran inside the GC calls; a diagnosis, it adds to the counts).
 # size: 64 64
 # vm: -I -d 1 -m 4G -t 2700
 . "$REPO/bench/guest/lib.sh"
@@ -155,6 +156,8 @@ trace_gc_on() {	# FS
 	echo > $TRACE/trace
 	echo 1 > "$TRACE/events/$1/f2fs_gc_begin/enable"
 	echo 1 > "$TRACE/events/$1/f2fs_gc_end/enable"
+	# COST_SCHED=1: who runs during a call (report.py: other_tasks)
+	[ "${COST_SCHED:-0}" = 0 ] || echo 1 > $TRACE/events/sched/sched_switch/enable
 	echo 1 > $TRACE/tracing_on
 }
 
@@ -162,7 +165,8 @@ trace_gc_on() {	# FS
 trace_gc_off() {	# FS FILE
 	echo 0 > "$TRACE/events/$1/f2fs_gc_begin/enable"
 	echo 0 > "$TRACE/events/$1/f2fs_gc_end/enable"
-	sed -n 's/^.* \([0-9][0-9]*\): \(f2fs_gc_[a-z]*\): /\1 \2 /p' $TRACE/trace > "$2"
+	echo 0 > $TRACE/events/sched/sched_switch/enable
+	sed -n 's/^.* \([0-9][0-9]*\): \(f2fs_gc_[a-z]*\|sched_switch\): /\1 \2 /p' $TRACE/trace > "$2"
 	echo > $TRACE/trace
 }
 

@@ -97,6 +97,23 @@ check "results.md: packed's 2% spread not called out" \
 	bash -c "! grep -q 'spread above 5%' '$out/results.md'"
 check "plot cost-scaling.png written" test -s "$out/cost-scaling.png"
 
+# COST_SCHED=1's attribution: the instructions inside a call per task.
+cat > "$out/sched.txt" <<'EOF'
+900 sched_switch prev_comm=bash prev_pid=9 prev_prio=120 prev_state=S ==> next_comm=f2fs-gc next_pid=150 next_prio=120
+1000 f2fs_gc_begin dev = (253,0), gc_type = Foreground GC
+1100 sched_switch prev_comm=f2fs-gc prev_pid=150 prev_prio=120 prev_state=D ==> next_comm=kworker/0:1H next_pid=20 next_prio=100
+1400 sched_switch prev_comm=kworker/0:1H prev_pid=20 prev_prio=100 prev_state=I ==> next_comm=f2fs-gc next_pid=150 next_prio=120
+2000 f2fs_gc_end dev = (253,0), ret = 0, seg_freed = 4, sec_freed = 1, nodes = 0
+EOF
+check "tasks inside the calls: the caller's and another task's instructions" \
+	/usr/bin/python3 -c "
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location('report', 'bench/report.py')
+r = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(r)
+t = r.tasks_in_calls('$out/sched.txt')
+sys.exit(0 if t == {'caller': 700, 'kworker/0:1H': 300} else 1)"
+
 # A run that does not repeat: the report says so.
 run "$c/w1-large-4k/offset.2" 2000 41000000 36000000 12000000
 /usr/bin/python3 bench/report.py "$out" > /dev/null 2>&1 || :
