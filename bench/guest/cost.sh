@@ -61,8 +61,6 @@ case_spec() {
 	scale-s4) echo "-s 4|1024|64|$COST_SCALE_KIB|direct||4" ;;
 	scale-s32) echo "-s 32 -o 30|4096|64|$COST_SCALE_KIB|direct||32" ;;
 	scale-s128) echo "-s 128 -o 30|8192|64|$COST_SCALE_KIB|direct||128" ;;
-	# 1 GiB zones: not in the default list (several GiB written per run)
-	scale-z1g) echo "|8192|64|$COST_SCALE_KIB|buffered|8 1024 1024 1|512" ;;
 	*) return 1 ;;
 	esac
 }
