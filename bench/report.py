@@ -1172,7 +1172,7 @@ def cost_markdown(cost):
         L.append('')
         L.append('**Instructions per block spread above 5% between runs** (the method did '
                  'not repeat): ' + ', '.join(unstable) + '.')
-    scases = [c for c in cost['cases'] if c.startswith('scale-')]
+    scases = scale_cases(cost)
     if scases:
         L.append('')
         L.append('### Scaling with the section size')
@@ -1212,8 +1212,14 @@ def cost_markdown(cost):
     return '\n'.join(L) + '\n'
 
 
+def scale_cases(cost):
+    """The scaling series' cases, smallest section first."""
+    return sorted((c for c in cost['cases'] if c.startswith('scale-')),
+                  key=lambda c: cost['cases'][c]['params'].get('segs_per_sec') or 0)
+
+
 def cost_plot(cost, outdir):
-    scases = [c for c in cost['cases'] if c.startswith('scale-')]
+    scases = scale_cases(cost)
     if not scases:
         return []
     import matplotlib

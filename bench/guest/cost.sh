@@ -203,6 +203,9 @@ cost_run() {
 	trace_gc_on "$fs"
 	gc_until_idle $MNT > "$d/gc.json" 2> "$d/gc.err" || :
 	trace_gc_off "$fs" "$d/trace.txt"
+	# as bench/guest/lib.sh does: what GC left dirty reaches the disk
+	# (and filefrag's map) before the counters and the layout are read
+	sync
 	snap_sysfs "$sys" "$d/sysfs.after"
 	[ "$rep" != 1 ] || frag_map "$MNT/$W_DIR" "$d/after.frag"
 	umount $MNT
