@@ -981,6 +981,11 @@ def cost_run_figures(rdir, params, with_maps):
         'peak_queued': num(sa.get('gc_pack_peak_queued')),
         'gc_pack_max_blocks': num(sa.get('gc_pack_max_blocks')),
     }
+    for k in ('data_intact', 'fsck_clean'):     # COST_VERIFY=1
+        if k in run:
+            r[k] = run[k] == '1'
+    da = debugfs_figures(os.path.join(rdir, 'status.after'))
+    r['free_sections_after_sync'] = da.get('free_secs')
     tasks = tasks_in_calls(os.path.join(rdir, 'trace.txt'))
     if tasks is not None:
         r['tasks_in_calls'] = dict(Counter(tasks).most_common(8))
@@ -1164,6 +1169,15 @@ def cost_markdown(cost):
         L.append('Share of the calls\' instructions run by tasks other than the caller '
                  '(sched_switch, COST_SCHED=1; results.json runs[].tasks_in_calls names '
                  'them): ' + ', '.join(shares) + '.')
+    bad = [f"{cn} {vn} run {r['rep']} ({'data changed' if r.get('data_intact') is False else 'fsck errors'})"
+           for cn, c in cost['cases'].items() for vn, v in c['variants'].items()
+           for r in v['runs'] if r.get('data_intact') is False or r.get('fsck_clean') is False]
+    checked = any('data_intact' in r for c in cost['cases'].values()
+                  for v in c['variants'].values() for r in v['runs'])
+    if checked:
+        L.append('')
+        L.append('COST_VERIFY=1: checksums and fsck.f2fs around every run: ' +
+                 ('**' + ', '.join(bad) + '**.' if bad else 'data intact and fsck clean everywhere.'))
     # The method's own check: repeated runs must agree.
     unstable = [f"{cn} {vn} ({fmt_spread(v['instructions_per_block_spread'])})"
                 for cn, c in cost['cases'].items() for vn, v in c['variants'].items()

@@ -23,7 +23,8 @@
 # COST_REPS, COST_SCALE_REPS, COST_SCALE_KIB, VARIANTS (default stock
 # off offset sections; the scaling series skips stock, which is off's
 # code), PACK_SECTIONS, COST_SCHED=1 (sched_switch events too: which
-# tasks ran inside the GC calls; a diagnosis, it adds to the counts).
+# tasks ran inside the GC calls; a diagnosis, it adds to the counts),
+# COST_VERIFY=1 (checksums and fsck.f2fs around every run; slower).
 # size: 64 64
 # vm: -I -d 1 -m 4G -t 2700
 . "$REPO/bench/guest/lib.sh"
@@ -197,6 +198,9 @@ cost_run() {
 	fi
 	# the layouts are counts that repeat: mapped on the first run only
 	[ "$rep" != 1 ] || frag_map "$MNT/$W_DIR" "$d/before.frag"
+	# COST_VERIFY=1: checksums before GC and after it (outside the
+	# measured calls: the page cache is dropped in between), fsck after
+	[ "${COST_VERIFY:-0}" = 0 ] || sha_record "$MNT/$W_DIR" /tmp/cost.sha
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
 	snap_sysfs "$sys" "$d/sysfs.before"
@@ -208,7 +212,24 @@ cost_run() {
 	sync
 	snap_sysfs "$sys" "$d/sysfs.after"
 	[ "$rep" != 1 ] || frag_map "$MNT/$W_DIR" "$d/after.frag"
+	snap_debugfs "$fs" "$d/status.after"
+	if [ "${COST_VERIFY:-0}" != 0 ]; then
+		if sha_verify "$MNT/$W_DIR" /tmp/cost.sha > /dev/null 2>&1; then
+			echo "data_intact 1" >> "$d/run.txt"
+		else
+			echo "data_intact 0" >> "$d/run.txt"
+			progress "$c: $v run $rep: WARNING: data changed by GC"
+		fi
+	fi
 	umount $MNT
+	if [ "${COST_VERIFY:-0}" != 0 ]; then
+		if fsck_clean "$dev" > "$d/fsck.txt"; then
+			echo "fsck_clean 1" >> "$d/run.txt"
+		else
+			echo "fsck_clean 0" >> "$d/run.txt"
+			progress "$c: $v run $rep: WARNING: fsck.f2fs found errors"
+		fi
+	fi
 	nullb_remove cwork
 }
 
