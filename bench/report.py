@@ -902,6 +902,431 @@ def plots(res, allmaps, outdir):
     return made
 
 
+# --- the cost run (bench/guest/cost.sh, scripts/vm -I) -------------------
+# In an instruction-counting guest (QEMU -icount shift=0) the x86-tsc trace
+# clock and the process CPU clock advance one per executed instruction, so
+# the figures below are instruction counts: they repeat from run to run.
+
+TRACE_EV_RE = re.compile(r'^(\d+) (f2fs_gc_begin|f2fs_gc_end) (.*)$')
+
+
+def percentile(xs, q):
+    """Nearest-rank percentile of a non-empty list (q in 0..100)."""
+    s = sorted(xs)
+    k = max(1, -(-len(s) * q // 100))     # ceil(n * q / 100)
+    return s[int(k) - 1]
+
+
+def gc_calls_from_trace(path):
+    """[(instructions, ret, seg_freed, sec_freed)] per f2fs_gc() call: each
+    f2fs_gc_end paired with the f2fs_gc_begin before it."""
+    calls = []
+    begin = None
+    try:
+        f = open(path)
+    except FileNotFoundError:
+        return None
+    with f:
+        for line in f:
+            m = TRACE_EV_RE.match(line.rstrip('\n'))
+            if not m:
+                continue
+            ts, ev, rest = int(m.group(1)), m.group(2), m.group(3)
+            if ev == 'f2fs_gc_begin':
+                begin = ts
+                continue
+            if begin is None:
+                continue
+            f_ = {k: int(x) for k, x in re.findall(r'(ret|seg_freed|sec_freed) = (-?\d+)', rest)}
+            calls.append((ts - begin, f_.get('ret'), f_.get('seg_freed'), f_.get('sec_freed')))
+            begin = None
+    return calls
+
+
+SWITCH_RE = re.compile(r'^(\d+) sched_switch prev_comm=(.*) prev_pid=(\d+) .*'
+                       r'==> next_comm=(.*) next_pid=(\d+) ')
+
+
+def tasks_in_calls(path):
+    """With sched_switch events in the trace (COST_SCHED=1): the
+    instructions inside the GC calls per task that ran them, the caller's
+    as 'caller', or None."""
+    per = Counter()
+    in_call, cur, last, caller = False, 'caller', 0, None
+    seen = False
+    try:
+        f = open(path)
+    except FileNotFoundError:
+        return None
+    with f:
+        for line in f:
+            line = line.rstrip('\n')
+            m = SWITCH_RE.match(line)
+            if m:
+                seen = True
+                if not in_call:
+                    continue
+                ts = int(m.group(1))
+                if caller is None and cur == 'caller':
+                    caller = m.group(3)
+                per[cur] += ts - last
+                last = ts
+                cur = 'caller' if m.group(5) == caller else m.group(4)
+                continue
+            m = TRACE_EV_RE.match(line)
+            if not m:
+                continue
+            ts = int(m.group(1))
+            if m.group(2) == 'f2fs_gc_begin':
+                in_call, cur, last = True, 'caller', ts
+            elif in_call:
+                per[cur] += ts - last
+                in_call = False
+    return dict(per) if seen else None
+
+
+def latency_figures(instr):
+    if not instr:
+        return {'n': 0, 'p50': None, 'p99': None, 'max': None}
+    return {'n': len(instr), 'p50': percentile(instr, 50), 'p99': percentile(instr, 99),
+            'max': max(instr)}
+
+
+def cost_run_figures(rdir, params, with_maps):
+    run = read_kv(os.path.join(rdir, 'run.txt'))
+    sb = read_kv(os.path.join(rdir, 'sysfs.before'))
+    sa = read_kv(os.path.join(rdir, 'sysfs.after'))
+    gc = read_json(os.path.join(rdir, 'gc.json')) or {}
+    calls = gc_calls_from_trace(os.path.join(rdir, 'trace.txt')) or []
+    mf, mb = delta(sb, sa, 'moved_blocks_foreground'), delta(sb, sa, 'moved_blocks_background')
+    moved = None if mf is None or mb is None else mf + mb
+    total = sum(c[0] for c in calls)
+    ok = [c[0] for c in calls if c[1] == 0]
+    idle = [c[0] for c in calls if c[1] != 0]
+    cpu = gc.get('cpu_ns')
+    r = {
+        'variant': run.get('variant'),
+        'rep': num(run.get('rep')),
+        'blocks_moved': moved,
+        'gc_calls': len(calls),
+        'gc_calls_ok': len(ok),
+        'gc_calls_idle': len(idle),
+        'sec_freed': sum(c[3] or 0 for c in calls),
+        'gc_instructions': total,
+        'gc_instructions_idle_calls': sum(idle),
+        'instructions_per_block': round(total / moved, 1) if moved else None,
+        'process_instructions': cpu,
+        'process_instructions_per_block': round(cpu / moved, 1) if moved and cpu else None,
+        'latency_ok_calls': latency_figures(ok),
+        'latency_all_calls': latency_figures([c[0] for c in calls]),
+        'call_instructions': [c[0] for c in calls],
+        'peak_queued': num(sa.get('gc_pack_peak_queued')),
+        'gc_pack_max_blocks': num(sa.get('gc_pack_max_blocks')),
+    }
+    for k in ('data_intact', 'fsck_clean'):     # COST_VERIFY=1
+        if k in run:
+            r[k] = run[k] == '1'
+    da = debugfs_figures(os.path.join(rdir, 'status.after'))
+    r['free_sections_after_sync'] = da.get('free_secs')
+    tasks = tasks_in_calls(os.path.join(rdir, 'trace.txt'))
+    if tasks is not None:
+        r['tasks_in_calls'] = dict(Counter(tasks).most_common(8))
+        r['other_tasks_share'] = round(1 - tasks.get('caller', 0) / total, 4) if total else None
+    if 'gc_pack_blocks' in sa:
+        for k in ('blocks', 'inodes', 'early_drains', 'cap_stops', 'held_sections',
+                  'packed_sections'):
+            r['pack_' + k] = delta(sb, sa, 'gc_pack_' + k)
+    if with_maps:
+        before, _ = parse_frag(os.path.join(rdir, 'before.frag'))
+        after, _ = parse_frag(os.path.join(rdir, 'after.frag'))
+        main = num(sb.get('main_blkaddr'))
+        if before is not None and after is not None:
+            r['extents_before'] = sum(count_runs(b) for b in before.values())
+            r['extents_after'] = sum(count_runs(after.get(n, [])) for n in before)
+            if main is not None:
+                bps = params['blocks_per_seg'] * params['segs_per_sec']
+                ps, gl, _, victims = ideals(before, after, lambda p: (p - main) // bps)
+                r['ideal_per_section'] = ps
+                r['ideal_global'] = gl
+                r['victim_sections'] = len(victims)
+    return r
+
+
+def spread(xs):
+    """(max - min) / mean of the repeated figures, or None."""
+    xs = [x for x in xs if x is not None]
+    if len(xs) < 2:
+        return None
+    m = sum(xs) / len(xs)
+    return round((max(xs) - min(xs)) / m, 5) if m else None
+
+
+def mean(xs):
+    xs = [x for x in xs if x is not None]
+    return sum(xs) / len(xs) if xs else None
+
+
+def analyse_cost(cdir):
+    """raw/cost/ -> {'host': ..., 'cases': {case: {...}}}."""
+    out = {'host': {k: num(v) if num(v) is not None else v
+                    for k, v in read_kv(os.path.join(cdir, 'cost.txt')).items()},
+           'cases': {}}
+    for case in sorted(os.listdir(cdir)):
+        if not os.path.isdir(os.path.join(cdir, case)):
+            continue
+        params = read_json(os.path.join(cdir, case, 'params.json'))
+        if not params:
+            continue
+        runs = {}
+        for rd in sorted(os.listdir(os.path.join(cdir, case))):
+            m = re.match(r'^([a-z]+)\.(\d+)$', rd)
+            if not m:
+                continue
+            rdir = os.path.join(cdir, case, rd)
+            runs.setdefault(m.group(1), []).append(
+                cost_run_figures(rdir, params, os.path.exists(os.path.join(rdir, 'after.frag'))))
+        variants = {}
+        for v in VARIANT_ORDER:
+            if v not in runs:
+                continue
+            rs = sorted(runs[v], key=lambda r: r['rep'] or 0)
+            first = rs[0]
+            ipb = [r['instructions_per_block'] for r in rs]
+            variants[v] = {
+                'runs': rs,
+                'blocks_moved': first['blocks_moved'],
+                'blocks_moved_repeat': len({r['blocks_moved'] for r in rs}) == 1,
+                'gc_calls': first['gc_calls'],
+                'gc_calls_ok': first['gc_calls_ok'],
+                'sec_freed': first['sec_freed'],
+                'instructions_per_block': ipb,
+                'instructions_per_block_mean': round(mean(ipb), 1) if mean(ipb) else None,
+                'instructions_per_block_spread': spread(ipb),
+                'process_instructions_per_block': [r['process_instructions_per_block'] for r in rs],
+                'process_instructions_per_block_spread':
+                    spread([r['process_instructions_per_block'] for r in rs]),
+                'latency_p50': [r['latency_ok_calls']['p50'] for r in rs],
+                'latency_p99': [r['latency_ok_calls']['p99'] for r in rs],
+                'latency_max': [r['latency_ok_calls']['max'] for r in rs],
+                'latency_p99_spread': spread([r['latency_ok_calls']['p99'] for r in rs]),
+                'peak_queued': first['peak_queued'],
+                'pack_packed_sections': first.get('pack_packed_sections'),
+                'other_tasks_share': [r.get('other_tasks_share') for r in rs],
+                'pack_early_drains': first.get('pack_early_drains'),
+                'pack_cap_stops': first.get('pack_cap_stops'),
+                'gc_pack_max_blocks': first.get('gc_pack_max_blocks'),
+                'extents_before': first.get('extents_before'),
+                'extents_after': first.get('extents_after'),
+                'ideal_per_section': first.get('ideal_per_section'),
+                'ideal_global': first.get('ideal_global'),
+            }
+        comp = {}
+        legacy = variants.get('off') or variants.get('stock')
+        for p in ('stock', 'offset', 'sections'):
+            pv = variants.get(p)
+            if pv is None or legacy is None or pv is legacy:
+                continue
+            lp, pp = mean(legacy['latency_p99']), mean(pv['latency_p99'])
+            comp[p + '_vs_legacy'] = {
+                'instructions_per_block_ratio': ratio(pv['instructions_per_block_mean'],
+                                                      legacy['instructions_per_block_mean']),
+                'instructions_per_block_ratio_per_run': [
+                    ratio(a, b) for a, b in zip(pv['instructions_per_block'],
+                                                legacy['instructions_per_block'])],
+                'process_instructions_per_block_ratio': ratio(
+                    mean(pv['process_instructions_per_block']),
+                    mean(legacy['process_instructions_per_block'])),
+                'latency_p99_ratio': ratio(pp, lp),
+            }
+        out['cases'][case] = {'params': params, 'variants': variants, 'comparisons': comp}
+    return out
+
+
+def fmt_k(x):
+    return 'n/a' if x is None else f'{x / 1000:.2f}'
+
+
+def fmt_m(x):
+    return 'n/a' if x is None else f'{x / 1e6:.2f}'
+
+
+def fmt_list(xs, f):
+    return ' / '.join(f(x) for x in xs)
+
+
+def fmt_spread(x):
+    return 'n/a' if x is None else f'{100 * x:.2f}%'
+
+
+def cost_markdown(cost):
+    L = ['', '## GC cost and sync-call latency (instruction counts)', '']
+    h = cost['host']
+    L.append(f"One boot of its own (`bench/run cost`, scripts/vm -I: QEMU "
+             f"`-icount shift=0,sleep=off,align=off`, single-threaded TCG, one vCPU; "
+             f"accel {h.get('accel')}, guest clocksource {h.get('clocksource')}, "
+             f"trace clock {h.get('trace_clock')}), volumes in guest RAM (null_blk "
+             f"memory_backed, irqmode=0), so no GC call waits for the host. The guest "
+             f"clock then advances one per executed instruction: **instructions per moved "
+             f"block** = the sum over the f2fs_gc_begin -> f2fs_gc_end intervals of every "
+             f"sync GC call (the idle calls at the end too) / blocks moved; **process** = "
+             f"the same from f2fs-gc's own CPU clock (its sysfs reads included); **latency** "
+             f"= one f2fs_gc() call's interval (the stall a writer in f2fs_balance_fs() "
+             f"would feel), over the calls that returned 0, p50/p99/max by nearest rank, "
+             f"in millions of instructions (= ms of guest time at 1 instruction/ns). Every "
+             f"variant ran the listed times, interleaved; figures are run 1 / run 2 and "
+             f"their spread ((max - min) / mean). Counts repeat exactly; the spread is "
+             f"what remains of timer ticks and other tasks.")
+    wcases = [c for c in cost['cases'] if not c.startswith('scale-')]
+    if wcases:
+        L.append('')
+        L.append('| case | variant | blocks moved | GC calls (ok) | k instr/block | spread '
+                 '| vs legacy | process k instr/block | latency p50 M | p99 M | max M '
+                 '| p99 vs legacy | peak queued |')
+        L.append('|' + '---|' * 13)
+        for cn in wcases:
+            c = cost['cases'][cn]
+            for vn, v in c['variants'].items():
+                cp = c['comparisons'].get(vn + '_vs_legacy', {})
+                L.append(f"| {cn} | {vn} | {fmt(v['blocks_moved'])}"
+                         f"{'' if v['blocks_moved_repeat'] else ' (differs)'} | "
+                         f"{v['gc_calls']} ({v['gc_calls_ok']}) | "
+                         f"{fmt_list(v['instructions_per_block'], fmt_k)} | "
+                         f"{fmt_spread(v['instructions_per_block_spread'])} | "
+                         f"{fmt(cp.get('instructions_per_block_ratio'))} | "
+                         f"{fmt_list(v['process_instructions_per_block'], fmt_k)} | "
+                         f"{fmt_list(v['latency_p50'], fmt_m)} | "
+                         f"{fmt_list(v['latency_p99'], fmt_m)} | "
+                         f"{fmt_list(v['latency_max'], fmt_m)} | "
+                         f"{fmt(cp.get('latency_p99_ratio'))} | {fmt(v['peak_queued'])} |")
+        L.append('')
+        L.append('Legacy = packing off (f2fs_packed, the same code as stock); "vs legacy" '
+                 'divides the means. Goals (issue 13): offset <= 1.05 x legacy '
+                 'instructions per moved block, p99 <= 1.1 x legacy. The sections variant '
+                 'packs up to gc_pack_sections victims per call: fewer, longer calls.')
+    shares = [f"{cn} {vn} {fmt_list(v['other_tasks_share'], fmt_spread)}"
+              for cn, c in cost['cases'].items() for vn, v in c['variants'].items()
+              if any(x is not None for x in v['other_tasks_share'])]
+    if shares:
+        L.append('')
+        L.append('Share of the calls\' instructions run by tasks other than the caller '
+                 '(sched_switch, COST_SCHED=1; results.json runs[].tasks_in_calls names '
+                 'them): ' + ', '.join(shares) + '.')
+    bad = [f"{cn} {vn} run {r['rep']} ({'data changed' if r.get('data_intact') is False else 'fsck errors'})"
+           for cn, c in cost['cases'].items() for vn, v in c['variants'].items()
+           for r in v['runs'] if r.get('data_intact') is False or r.get('fsck_clean') is False]
+    checked = any('data_intact' in r for c in cost['cases'].values()
+                  for v in c['variants'].values() for r in v['runs'])
+    if checked:
+        L.append('')
+        L.append('COST_VERIFY=1: checksums and fsck.f2fs around every run: ' +
+                 ('**' + ', '.join(bad) + '**.' if bad else 'data intact and fsck clean everywhere.'))
+    # The method's own check: repeated runs must agree.
+    unstable = [f"{cn} {vn} ({fmt_spread(v['instructions_per_block_spread'])})"
+                for cn, c in cost['cases'].items() for vn, v in c['variants'].items()
+                if (v['instructions_per_block_spread'] or 0) > 0.05]
+    if unstable:
+        L.append('')
+        L.append('**Instructions per block spread above 5% between runs** (the method did '
+                 'not repeat): ' + ', '.join(unstable) + '.')
+    scases = scale_cases(cost)
+    if scases:
+        L.append('')
+        L.append('### Scaling with the section size')
+        L.append('')
+        c0 = cost['cases'][scases[0]]['params']
+        L.append(f"{c0['files']} files x {c0['file_kib']} KiB written 4 KiB at a time "
+                 f"round-robin (O_DIRECT), every even file deleted, sync GC until idle, "
+                 f"on sections of 1, 4, 32, 128 segments; records = gc_pack_peak_queued "
+                 f"(the most packing records held at once; in brackets the cap, "
+                 f"gc_pack_max_blocks), early drains = gc_pack_early_drains (the queue "
+                 f"reached the cap before a victim was scanned in full, so that victim "
+                 f"was packed in more than one pass), cap stops = gc_pack_cap_stops (a "
+                 f"gc_pack_sections batch ended by its summary-page bound).")
+        L.append('')
+        L.append('| section MiB | mkfs | variant | extents before | after | ideal/section '
+                 '| records (cap) | early drains | cap stops | blocks moved | GC calls (ok) '
+                 '| k instr/block | vs legacy | p50 M | p99 M | max M |')
+        L.append('|' + '---|' * 16)
+        for cn in scases:
+            c = cost['cases'][cn]
+            p = c['params']
+            mib = p['segs_per_sec'] * p['blocks_per_seg'] * 4 // 1024
+            for vn, v in c['variants'].items():
+                cp = c['comparisons'].get(vn + '_vs_legacy', {})
+                L.append(f"| {mib} | {p['mkfs_options']} | {vn} | {fmt(v['extents_before'])} | "
+                         f"{fmt(v['extents_after'])} | {fmt(v['ideal_per_section'])} | "
+                         f"{fmt(v['peak_queued'])}"
+                         f"{'' if v['gc_pack_max_blocks'] is None else ' (%d)' % v['gc_pack_max_blocks']} | "
+                         f"{fmt(v['pack_early_drains'])} | {fmt(v['pack_cap_stops'])} | "
+                         f"{fmt(v['blocks_moved'])} | "
+                         f"{v['gc_calls']} ({v['gc_calls_ok']}) | "
+                         f"{fmt_list(v['instructions_per_block'], fmt_k)} | "
+                         f"{fmt(cp.get('instructions_per_block_ratio'))} | "
+                         f"{fmt_list(v['latency_p50'], fmt_m)} | "
+                         f"{fmt_list(v['latency_p99'], fmt_m)} | "
+                         f"{fmt_list(v['latency_max'], fmt_m)} |")
+    return '\n'.join(L) + '\n'
+
+
+def scale_cases(cost):
+    """The scaling series' cases, smallest section first."""
+    return sorted((c for c in cost['cases'] if c.startswith('scale-')),
+                  key=lambda c: cost['cases'][c]['params'].get('segs_per_sec') or 0)
+
+
+def cost_plot(cost, outdir):
+    scases = scale_cases(cost)
+    if not scases:
+        return []
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    panels = [('extents after GC', lambda v: v['extents_after']),
+              ('records (gc_pack_peak_queued)', lambda v: v['peak_queued']),
+              ('k instructions per moved block', lambda v: v['instructions_per_block_mean']
+               and v['instructions_per_block_mean'] / 1000),
+              ('p99 sync GC call, M instructions', lambda v: mean(v['latency_p99'])
+               and mean(v['latency_p99']) / 1e6)]
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.0 * len(panels), 3.8), squeeze=False)
+    sizes = {}
+    for cn in scases:
+        p = cost['cases'][cn]['params']
+        sizes[cn] = p['segs_per_sec'] * p['blocks_per_seg'] * 4 // 1024
+    for ax, (title, get) in zip(axes[0], panels):
+        for vn in VARIANT_ORDER:
+            xs, ys = [], []
+            for cn in scases:
+                v = cost['cases'][cn]['variants'].get(vn)
+                if v is None or get(v) is None:
+                    continue
+                xs.append(sizes[cn])
+                ys.append(get(v))
+            if xs:
+                ax.plot(xs, ys, marker='o', label=vn)
+        if title.startswith('extents'):
+            xs = [sizes[cn] for cn in scases]
+            ref = [next(iter(cost['cases'][cn]['variants'].values())).get('ideal_per_section')
+                   for cn in scases]
+            if all(r is not None for r in ref):
+                ax.plot(xs, ref, ls='--', color='#d62728', lw=1, label='ideal/section')
+        ax.set_xscale('log', base=2)
+        ax.set_xticks(sorted(set(sizes.values())))
+        ax.set_xticklabels([str(s) for s in sorted(set(sizes.values()))])
+        ax.set_xlabel('section size, MiB')
+        ax.set_title(title, fontsize=10)
+        if title.startswith(('extents', 'records')):
+            ax.set_yscale('log')
+    for ax in axes[0]:
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=7)
+            break
+    fig.suptitle('GC against section size (instruction-counting guest)')
+    fig.tight_layout()
+    fig.savefig(os.path.join(outdir, 'cost-scaling.png'), dpi=110)
+    plt.close(fig)
+    return ['cost-scaling.png']
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit('usage: bench/report.py RESULTS_DIR')
@@ -936,11 +1361,26 @@ def main():
         allmaps[wname] = maps
     res['workloads'] = {k: v for k, v in res['workloads'].items() if v.get('variants')}
     res['plots'] = plots(res, allmaps, top)
+    # the cost run, when bench/run cost ran
+    if os.path.exists(os.path.join(raw, 'cost', 'cost.txt')):
+        res['cost'] = analyse_cost(os.path.join(raw, 'cost'))
+        res['plots'] += cost_plot(res['cost'], top)
+        # beside a workload's own figures, when it ran in the same report
+        for wname, w in res['workloads'].items():
+            cc = res['cost']['cases'].get(wname)
+            for vn, v in (w['variants'].items() if cc else []):
+                cv = cc['variants'].get(vn)
+                if cv:
+                    v['cost'] = {k: cv[k] for k in (
+                        'instructions_per_block', 'instructions_per_block_spread',
+                        'latency_p50', 'latency_p99', 'latency_max', 'gc_calls_ok')}
     with open(os.path.join(top, 'results.json'), 'w') as f:
         json.dump(res, f, indent=1, sort_keys=False)
         f.write('\n')
     with open(os.path.join(top, 'results.md'), 'w') as f:
         f.write(markdown(res))
+        if 'cost' in res:
+            f.write(cost_markdown(res['cost']))
     print(os.path.join(top, 'results.md'))
 
 
