@@ -275,3 +275,52 @@ if libc.sync_file_range(fd, 0, 4096, 2):	# SYNC_FILE_RANGE_WRITE
 	sys.exit(os.strerror(ctypes.get_errno()))
 ' "$1"
 }
+
+# Holding a pack pass or a GC scan on one block (tests 46, 49): the
+# volume is a dm linear device over the disk, and the block's 4 KiB can
+# be routed through a second dm device over the same disk, the one the
+# test suspends.
+
+# route_block DM DISK HOLD BLK: reload dm device DM (linear over DISK) so
+# that block BLK goes through HOLD (dm linear over DISK too) and every
+# other block straight to DISK. BLK empty: all of DM straight to DISK.
+route_block() {
+	local size s
+	size=$(blockdev --getsz "$2")
+	dmsetup suspend --nolockfs "$1" || return 1
+	if [ -z "$4" ]; then
+		dmsetup load "$1" --table "0 $size linear $2 0"
+	else
+		s=$(($4 * 8))
+		dmsetup load "$1" --table "0 $s linear $2 0
+$s 8 linear $3 $s
+$((s + 8)) $((size - s - 8)) linear $2 $((s + 8))"
+	fi || { dmsetup resume "$1"; return 1; }
+	dmsetup resume "$1"
+}
+
+# cp_error MNT: the mount's checkpoint carries the checkpoint error
+# (CP_ERROR_FLAG, 0x8, in stat/cp_status): f2fs_stop_checkpoint() ran.
+cp_error() {
+	local flags
+	flags=$(cat "$(sysfs_dev f2fs_packed "$(findmnt -no SOURCE "$1")")/stat/cp_status") &&
+		[ $((0x$flags & 0x8)) -ne 0 ]
+}
+
+# gone PID: the process has exited (a backgrounded job: wait for its
+# status afterwards).
+gone() {
+	! kill -0 "$1" 2>/dev/null
+}
+
+# fill_to_section_end FILE: write FILE (buffered, fsync'd) until the log
+# its name picks reaches the end of its section (SEGS segments).
+fill_to_section_end() {
+	local b _ n
+	dd if=/dev/zero of="$1" bs=4k count=1 conv=fsync status=none
+	read -r b _ < <(file_span "$1")
+	n=$((SEGS * 512 - 1 - (b - $(pack_stat "$(findmnt -no TARGET -T "$1")" \
+		main_blkaddr)) % (SEGS * 512)))
+	[ "$n" -eq 0 ] || dd if=/dev/zero of="$1" bs=4k seek=1 count="$n" \
+		conv=notrunc,fsync status=none
+}
