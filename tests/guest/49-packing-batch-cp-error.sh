@@ -32,7 +32,8 @@ modprobe dm_mod || { fail "modprobe dm_mod"; finish; }
 SEGS=1
 MNT=/mnt/a
 HELD='wait_on_page_writeback|folio_wait_writeback'
-SUM_READ='f2fs_get_sum_page'
+# f2fs_get_sum_page() tail-calls f2fs_get_meta_page_retry(): not on the stack
+SUM_READ='f2fs_get_sum_page|f2fs_get_meta_page_retry'
 NFILES=23	# 23 x 64 blocks after a's 64: S0..S2 exactly
 
 for d in hold race; do
@@ -53,10 +54,21 @@ layout() {
 	mount_fs f2fs_packed "$DM" "$MNT" gc_packing=on,background_gc=off,nobarrier
 	mkdir -p "$MNT/a" "$MNT/d"
 	sync
-	fill_to_section_end "$MNT/start"
-	dd if=/dev/urandom of="$MNT/a/a" bs=64k count=4 conv=fsync status=none
-	in_order "$MNT/d" "$NFILES" 256
-	sync
+	must "the data log at a section's end" fill_to_section_end "$MNT/start"
+	dd if=/dev/urandom of="$MNT/a/a" bs=64k count=4 iflag=fullblock \
+		oflag=direct conv=fsync status=none
+	# d/f.0.<i>, 64 blocks each, one after the other with O_DIRECT
+	python3 - "$MNT/d" "$NFILES" <<-'PY' || { fail "writing d/"; finish; }
+	import mmap, os, sys
+	buf = mmap.mmap(-1, 64 << 12)
+	for i in range(int(sys.argv[2])):
+	    buf.seek(0)
+	    buf.write(os.urandom(64 << 12))
+	    fd = os.open(f"{sys.argv[1]}/f.0.{i}", os.O_WRONLY | os.O_CREAT | os.O_DIRECT, 0o644)
+	    os.write(fd, buf)
+	    os.fsync(fd)
+	    os.close(fd)
+	PY
 	delete_even "$MNT/d" "$NFILES"
 	sync
 	MAIN=$(pack_stat "$MNT" main_blkaddr)
@@ -67,6 +79,9 @@ layout() {
 		[ -n "$hi" ] && [ "$hi" -ge "$last" ] || hi=$last
 	done
 	read -r b _ < <(file_span "$MNT/a/a")
+	for f in "$MNT/start" "$MNT/a/a" "$MNT"/d/*; do
+		echo "# ${f#"$MNT"/}: $(file_span "$f")"
+	done | paste -sd' '
 	S0BLK=$((MAIN + lo * 512))
 	must "layout: the files fill 3 sections from a's first block ($lo..$hi, a at $b)" \
 		test $((hi - lo)) -eq 2 -a "$b" -eq "$S0BLK"

@@ -313,14 +313,28 @@ gone() {
 	! kill -0 "$1" 2>/dev/null
 }
 
-# fill_to_section_end FILE: write FILE (buffered, fsync'd) until the log
-# its name picks reaches the end of its section (SEGS segments).
+# last_block FILE: the physical block of FILE's last logical block.
+last_block() {
+	filefrag -v "$1" | awk '$1 ~ /^[0-9]+:$/ {
+		l = $3; sub(/:.*/, "", l); e = $5; sub(/:.*/, "", e)
+		if (l + 0 >= max) { max = l + 0; p = e + 0 } }
+		END { print p }'
+}
+
+# fill_to_section_end FILE: append to FILE with O_DIRECT (the warm data
+# log, whatever the write's size: a buffered write-back of up to
+# min_hot_blocks pages goes to the hot one) until the log has written
+# the last block of a section (SEGS segments): its next block opens a
+# section. Checked after the write, from where the last block landed.
 fill_to_section_end() {
-	local b _ n
-	dd if=/dev/zero of="$1" bs=4k count=1 conv=fsync status=none
-	read -r b _ < <(file_span "$1")
-	n=$((SEGS * 512 - 1 - (b - $(pack_stat "$(findmnt -no TARGET -T "$1")" \
-		main_blkaddr)) % (SEGS * 512)))
-	[ "$n" -eq 0 ] || dd if=/dev/zero of="$1" bs=4k seek=1 count="$n" \
-		conv=notrunc,fsync status=none
+	local bps=$((SEGS * 512)) main p
+	main=$(pack_stat "$(findmnt -no TARGET -T "$(dirname "$1")")" main_blkaddr)
+	dd if=/dev/zero of="$1" bs=4k count=64 oflag=direct,append \
+		conv=notrunc,fsync status=none || return 1
+	p=$(last_block "$1")
+	[ $(((p - main) % bps)) -eq $((bps - 1)) ] ||
+		dd if=/dev/zero of="$1" bs=4k oflag=direct,append conv=notrunc,fsync \
+			count=$((bps - 1 - (p - main) % bps)) status=none || return 1
+	p=$(last_block "$1")
+	[ $(((p - main) % bps)) -eq $((bps - 1)) ]
 }
