@@ -13,6 +13,9 @@
 #    moves, with the records of all three sections queued;
 #  - between sections: the summary block of S2; the call waits reading
 #    it, with S0's and S1's records held, before S2 joins the batch.
+#    Resumed, S2 joins and its f2fs_gc_pack_end() drops the records;
+#  - the same, but the held read fails (dm error target): S2 never joins,
+#    the call's exit, f2fs_gc_pack_batch_end(), drops them.
 # Held there, f2fs_io shutdown 2 (no flush) sets the checkpoint error
 # (its superblock commit flushes, and waits on the suspended device too),
 # then the device is resumed. Checked each time: the call ends, no
@@ -113,7 +116,7 @@ start_gc() {
 # shutdown_held WHAT REGEX: with the call held in REGEX, shut down (no
 # flush), wait for the checkpoint error, then resume the hold device;
 # the call and the shutdown must end.
-shutdown_held() {
+shutdown_held() {	# WHAT REGEX [error: the held I/O fails instead]
 	local sd rc=0
 	f2fs_io shutdown 2 "$MNT" > /tmp/shutdown.log 2>&1 &
 	sd=$!
@@ -124,6 +127,8 @@ shutdown_held() {
 	else
 		log "$1: the shutdown waits too: $(grep -oE 'f2fs_[a-z_]+' "/proc/$sd/stack" | head -3 | paste -sd' ')"
 	fi
+	[ "${3:-}" != error ] ||
+		dmsetup load hold --table "0 $(blockdev --getsz "$DISK1") error"
 	dmsetup resume hold
 	check "$1: the GC call ends" wait_for 120 gone "$GC"
 	wait "$GC" || rc=$?
@@ -194,37 +199,52 @@ recover pass
 
 ## held between sections #######################################################
 # S2's summary block is read from the disk when S2 is collected: the
-# caches dropped, it goes through the hold device.
-layout
-held_records=$((V0 + V1))
-ssa=$(f2fs_sb_u32 "$DM" 88)	# ssa_blkaddr
-sync
-echo 3 > /proc/sys/vm/drop_caches
-must "S2's summary block through the hold device" \
-	route_block race "$DISK1" "$HOLD" $((ssa + (S0BLK - MAIN) / 512 + 2))
-dmsetup suspend hold
-counters b0
-start_gc
-must "between: the call waits reading S2's summary" wait_for 120 blocked_in "$GC" "$SUM_READ"
-queued=$(queued_records "$MNT")
-check "between: S0's and S1's records held ($queued = $V0 + $V1)" \
-	test "$queued" -eq "$held_records"
-shutdown_held between "$SUM_READ"
-counters b1
-# shellcheck disable=SC2154
-{
-dropped=$((b1_dropped - b0_dropped)) moved=$((b1_blocks - b0_blocks))
-stale=$((b1_stale - b0_stale)) held=$((b1_held - b0_held))
+# caches dropped, it goes through the hold device. Resumed, the read
+# completes, S2 joins the batch and its scan (f2fs_gc_pack_end()) drops
+# the records; failed (dm error target), S2 never joins and the call's
+# exit (f2fs_gc_pack_batch_end()) drops them.
+between() {	# WHAT [error]
+	local ssa held_records queued dropped moved stale held peak
+	layout
+	held_records=$((V0 + V1))
+	ssa=$(f2fs_sb_u32 "$DM" 88)	# ssa_blkaddr
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	must "$1: S2's summary block through the hold device" \
+		route_block race "$DISK1" "$HOLD" $((ssa + (S0BLK - MAIN) / 512 + 2))
+	dmsetup suspend hold
+	counters b0
+	start_gc
+	must "$1: the call waits reading S2's summary" wait_for 120 blocked_in "$GC" "$SUM_READ"
+	queued=$(queued_records "$MNT")
+	check "$1: S0's and S1's records held ($queued = $V0 + $V1)" \
+		test "$queued" -eq "$held_records"
+	shutdown_held "$1" "$SUM_READ" "${2:-}"
+	counters b1
+	# shellcheck disable=SC2154
+	{
+	dropped=$((b1_dropped - b0_dropped)) moved=$((b1_blocks - b0_blocks))
+	stale=$((b1_stale - b0_stale)) held=$((b1_held - b0_held))
+	}
+	peak=$(pack_stat "$MNT" gc_pack_peak_queued)
+	log "$1: queued $queued, dropped $dropped, moved $moved, stale $stale, peak $peak, sections held $held; $(pack_stats "$MNT")"
+	check "$1: no record left" test "$(queued_records "$MNT")" -eq 0
+	check "$1: every held record dropped ($dropped = $queued)" \
+		test "$dropped" -eq "$queued" -a "$moved" -eq 0 -a "$stale" -eq 0
+	check "$1: more than one section's records held (peak $peak)" \
+		test "$peak" -eq "$held_records" -a "$peak" -gt "$((V0 > V1 ? V0 : V1))"
+	check "$1: S0 and S1 held ($held)" test "$held" -eq 2
+	if [ "${2:-}" = error ]; then
+		must "$1: the summary block straight to the disk again" \
+			route_block race "$DISK1" "$HOLD" ''
+		dmsetup suspend hold
+		dmsetup load hold --table "0 $(blockdev --getsz "$DISK1") linear $DISK1 0"
+		dmsetup resume hold
+	fi
+	recover "$1"
 }
-peak=$(pack_stat "$MNT" gc_pack_peak_queued)
-log "between: queued $queued, dropped $dropped, moved $moved, stale $stale, peak $peak, sections held $held; $(pack_stats "$MNT")"
-check "between: no record left" test "$(queued_records "$MNT")" -eq 0
-check "between: every held record dropped ($dropped = $queued)" \
-	test "$dropped" -eq "$queued" -a "$moved" -eq 0 -a "$stale" -eq 0
-check "between: more than one section's records held (peak $peak)" \
-	test "$peak" -eq "$held_records" -a "$peak" -gt "$((V0 > V1 ? V0 : V1))"
-check "between: S0 and S1 held ($held)" test "$held" -eq 2
-recover between
+between between
+between read-error error
 dmsetup remove race
 dmsetup remove hold
 finish
