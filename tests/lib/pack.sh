@@ -275,3 +275,66 @@ if libc.sync_file_range(fd, 0, 4096, 2):	# SYNC_FILE_RANGE_WRITE
 	sys.exit(os.strerror(ctypes.get_errno()))
 ' "$1"
 }
+
+# Holding a pack pass or a GC scan on one block (tests 46, 49): the
+# volume is a dm linear device over the disk, and the block's 4 KiB can
+# be routed through a second dm device over the same disk, the one the
+# test suspends.
+
+# route_block DM DISK HOLD BLK: reload dm device DM (linear over DISK) so
+# that block BLK goes through HOLD (dm linear over DISK too) and every
+# other block straight to DISK. BLK empty: all of DM straight to DISK.
+route_block() {
+	local size s
+	size=$(blockdev --getsz "$2")
+	dmsetup suspend --nolockfs "$1" || return 1
+	if [ -z "$4" ]; then
+		dmsetup load "$1" --table "0 $size linear $2 0"
+	else
+		s=$(($4 * 8))
+		dmsetup load "$1" --table "0 $s linear $2 0
+$s 8 linear $3 $s
+$((s + 8)) $((size - s - 8)) linear $2 $((s + 8))"
+	fi || { dmsetup resume "$1"; return 1; }
+	dmsetup resume "$1"
+}
+
+# cp_error MNT: the mount's checkpoint carries the checkpoint error
+# (CP_ERROR_FLAG, 0x8, in stat/cp_status): f2fs_stop_checkpoint() ran.
+cp_error() {
+	local flags
+	flags=$(cat "$(sysfs_dev f2fs_packed "$(findmnt -no SOURCE "$1")")/stat/cp_status") &&
+		[ $((0x$flags & 0x8)) -ne 0 ]
+}
+
+# gone PID: the process has exited (a backgrounded job: wait for its
+# status afterwards).
+gone() {
+	! kill -0 "$1" 2>/dev/null
+}
+
+# last_block FILE: the physical block of FILE's last logical block.
+last_block() {
+	filefrag -v "$1" | awk '$1 ~ /^[0-9]+:$/ {
+		l = $3; sub(/:.*/, "", l); e = $5; sub(/:.*/, "", e)
+		if (l + 0 >= max) { max = l + 0; p = e + 0 } }
+		END { print p }'
+}
+
+# fill_to_section_end FILE: append to FILE with O_DIRECT (the warm data
+# log, whatever the write's size: a buffered write-back of up to
+# min_hot_blocks pages goes to the hot one) until the log has written
+# the last block of a section (SEGS segments): its next block opens a
+# section. Checked after the write, from where the last block landed.
+fill_to_section_end() {
+	local bps=$((SEGS * 512)) main p
+	main=$(pack_stat "$(findmnt -no TARGET -T "$(dirname "$1")")" main_blkaddr)
+	dd if=/dev/zero of="$1" bs=4k count=64 oflag=direct,append \
+		conv=notrunc,fsync status=none || return 1
+	p=$(last_block "$1")
+	[ $(((p - main) % bps)) -eq $((bps - 1)) ] ||
+		dd if=/dev/zero of="$1" bs=4k oflag=direct,append conv=notrunc,fsync \
+			count=$((bps - 1 - (p - main) % bps)) status=none || return 1
+	p=$(last_block "$1")
+	[ $(((p - main) % bps)) -eq $((bps - 1)) ]
+}

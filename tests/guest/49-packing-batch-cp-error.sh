@@ -1,0 +1,250 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# A checkpoint error while one sync GC call holds the records of several
+# victim sections (issue 13: every early exit drops or migrates all held
+# records, for every held section). A GC_RANGE call with
+# gc_pack_sections=16 over three consecutive one-segment sections S0..S2
+# (-s 1), each about half valid: file a (64 blocks) opens S0, eleven
+# 64-block files of d/ survive in the rest. The volume is a dm linear
+# device mounted nobarrier; one block goes through a second dm device,
+# suspended to hold the call at a known point (as in test 46):
+#  - in the pack pass: a's first block, rewritten in place, stays under
+#    write-back; the batch's one pass waits on it, the first record it
+#    moves, with the records of all three sections queued;
+#  - between sections: the summary block of S2; the call waits reading
+#    it, with S0's and S1's records held, before S2 joins the batch.
+#    Resumed, S2 joins and its f2fs_gc_pack_end() drops the records;
+#  - the same, but the held read fails (dm error target): S2 never joins,
+#    the call's exit, f2fs_gc_pack_batch_end(), drops them.
+# Held there, f2fs_io shutdown 2 (no flush) sets the checkpoint error
+# (its superblock commit flushes, and waits on the suspended device too),
+# then the device is resumed. Checked each time: the call ends, no
+# record left (gc_pack_queued 0), every held record dropped (in the pass:
+# all but the one being moved), more than one section's records held
+# (gc_pack_peak_queued, gc_pack_held_sections), rmmod after the umount
+# clean (kmem_cache_destroy() warns of a record still allocated), after
+# a recovery mount the synced data intact (sha256; a's held block either
+# version), fsck clean; dmesg clean (finish).
+# vm: -d 1 -s 512M
+set -eu
+. "$REPO/tests/lib/pack.sh"
+
+load_packed
+need_gc_tool
+modprobe dm_mod || { fail "modprobe dm_mod"; finish; }
+SEGS=1
+MNT=/mnt/a
+HELD='wait_on_page_writeback|folio_wait_writeback'
+# f2fs_get_sum_page() tail-calls f2fs_get_meta_page_retry(): not on the stack
+SUM_READ='f2fs_get_sum_page|f2fs_get_meta_page_retry'
+NFILES=23	# 23 x 64 blocks after a's 64: S0..S2 exactly
+
+for d in hold race; do
+	dmsetup create "$d" --table "0 $(blockdev --getsz "$DISK1") linear $DISK1 0" ||
+		{ fail "dmsetup create $d"; finish; }
+done
+# no udev in the guest: the dm-N nodes
+HOLD=/dev/$(dmsetup info -c --noheadings -o blkdevname hold)
+DM=/dev/$(dmsetup info -c --noheadings -o blkdevname race)
+
+# layout: a fresh volume on $DM, mounted on $MNT, with a at the start of
+# section S0 (first block S0BLK) and d/'s survivors after it up to S2's
+# end; sets V0, V1, V2 (valid blocks per section) and records the data.
+layout() {
+	local first last f lo='' hi='' b _
+	route_block race "$DISK1" "$HOLD" '' || { fail "dm reload"; finish; }
+	mkfs_f2fs "$DM" -s 1
+	mount_fs f2fs_packed "$DM" "$MNT" gc_packing=on,background_gc=off,nobarrier
+	mkdir -p "$MNT/a" "$MNT/d"
+	sync
+	must "the data log at a section's end" fill_to_section_end "$MNT/start"
+	dd if=/dev/urandom of="$MNT/a/a" bs=64k count=4 iflag=fullblock \
+		oflag=direct conv=fsync status=none
+	# d/f.0.<i>, 64 blocks each, one after the other with O_DIRECT
+	python3 - "$MNT/d" "$NFILES" <<-'PY' || { fail "writing d/"; finish; }
+	import mmap, os, sys
+	buf = mmap.mmap(-1, 64 << 12)
+	for i in range(int(sys.argv[2])):
+	    buf.seek(0)
+	    buf.write(os.urandom(64 << 12))
+	    fd = os.open(f"{sys.argv[1]}/f.0.{i}", os.O_WRONLY | os.O_CREAT | os.O_DIRECT, 0o644)
+	    os.write(fd, buf)
+	    os.fsync(fd)
+	    os.close(fd)
+	PY
+	delete_even "$MNT/d" "$NFILES"
+	sync
+	MAIN=$(pack_stat "$MNT" main_blkaddr)
+	for f in "$MNT/a/a" "$MNT"/d/*; do
+		read -r first last < <(file_span "$f")
+		first=$(((first - MAIN) / 512)) last=$(((last - MAIN) / 512))
+		[ -n "$lo" ] && [ "$lo" -le "$first" ] || lo=$first
+		[ -n "$hi" ] && [ "$hi" -ge "$last" ] || hi=$last
+	done
+	read -r b _ < <(file_span "$MNT/a/a")
+	for f in "$MNT/start" "$MNT/a/a" "$MNT"/d/*; do
+		echo "# ${f#"$MNT"/}: $(file_span "$f")"
+	done | paste -sd' '
+	S0BLK=$((MAIN + lo * 512))
+	must "layout: the files fill 3 sections from a's first block ($lo..$hi, a at $b)" \
+		test $((hi - lo)) -eq 2 -a "$b" -eq "$S0BLK"
+	V0=$(valid_in_section "$MNT" "$S0BLK")
+	V1=$(valid_in_section "$MNT" $((S0BLK + 512)))
+	V2=$(valid_in_section "$MNT" $((S0BLK + 1024)))
+	log "layout: sections $lo..$hi at block $S0BLK: $V0, $V1, $V2 valid blocks"
+	must "layout: every section partly valid" test "$V0" -gt 64 -a "$V0" -lt 512 \
+		-a "$V1" -gt 0 -a "$V1" -lt 512 -a "$V2" -gt 0 -a "$V2" -lt 512
+	sha_record "$MNT/d" /tmp/d.sha
+	cp "$MNT/a/a" /tmp/a.orig
+}
+
+counters() {	# PREFIX: PREFIX_dropped, _blocks, _stale, _held now
+	eval "${1}_dropped=$(pack_stat "$MNT" gc_pack_dropped)"
+	eval "${1}_blocks=$(pack_stat "$MNT" gc_pack_blocks)"
+	eval "${1}_stale=$(pack_stat "$MNT" gc_pack_stale)"
+	eval "${1}_held=$(pack_stat "$MNT" gc_pack_held_sections)"
+}
+
+# start_gc: the GC_RANGE call over S0..S2, 16 sections per call, in the
+# background (GC).
+start_gc() {
+	"$GC_TOOL" -q -j -n -d off -S 16 -r "$S0BLK:$((3 * 512 - 1))" -c 1 -i 1 \
+		"$MNT" > /tmp/gc.json 2>&1 &
+	GC=$!
+}
+
+# shutdown_held WHAT REGEX: with the call held in REGEX, shut down (no
+# flush), wait for the checkpoint error, then resume the hold device;
+# the call and the shutdown must end.
+shutdown_held() {	# WHAT REGEX [error: the held I/O fails instead]
+	local sd rc=0
+	f2fs_io shutdown 2 "$MNT" > /tmp/shutdown.log 2>&1 &
+	sd=$!
+	must "$1: the shutdown set the checkpoint error" wait_for 60 cp_error "$MNT"
+	check "$1: the call still held" blocked_in "$GC" "$2"
+	if gone "$sd"; then
+		log "$1: the shutdown returned before the resume"
+	else
+		log "$1: the shutdown waits too: $(grep -oE 'f2fs_[a-z_]+' "/proc/$sd/stack" | head -3 | paste -sd' ')"
+	fi
+	[ "${3:-}" != error ] ||
+		dmsetup load hold --table "0 $(blockdev --getsz "$DISK1") error"
+	dmsetup resume hold
+	check "$1: the GC call ends" wait_for 120 gone "$GC"
+	wait "$GC" || rc=$?
+	log "$1: f2fs-gc exit $rc: $(tr -d '\n ' < /tmp/gc.json | cut -c1-240)"
+	check "$1: the shutdown ends" wait_for 60 gone "$sd"
+	wait "$sd" || true
+}
+
+# recover WHAT: umount, rmmod (its slab check), a recovery mount: the
+# synced data intact, a's held block either version; fsck clean.
+recover() {
+	umount "$MNT" || { fail "$1: umount"; finish; }
+	dmesg > /tmp/dmesg.before
+	check "$1: rmmod f2fs_packed after the umount" rmmod f2fs_packed
+	check "$1: no record left in the slab cache" not sh -c \
+		"dmesg | grep -vxFf /tmp/dmesg.before | grep -E 'still has objects|Objects remaining'"
+	load_packed
+	mount_fs f2fs_packed "$DM" "$MNT"
+	check "$1: synced data intact after the recovery mount" sha_verify "$MNT/d" /tmp/d.sha
+	check "$1: a intact after its first block" cmp -i 4096 /tmp/a.orig "$MNT/a/a"
+	check "$1: a's first block the synced one or the held rewrite" python3 -c '
+import sys
+b = open(sys.argv[1], "rb").read(4096)
+sys.exit(b != open(sys.argv[2], "rb").read(4096) and b != b"\x5a" * 4096)' \
+		"$MNT/a/a" /tmp/a.orig
+	umount "$MNT" || { fail "$1: umount"; finish; }
+	check "$1: fsck.f2fs clean" fsck_clean "$DM"
+}
+
+## held in the pack pass #######################################################
+layout
+total=$((V0 + V1 + V2))
+sys=$(sysfs_dev f2fs_packed "$DM")
+read -r ablk _ < <(file_span "$MNT/a/a")
+must "a's first block through the hold device" route_block race "$DISK1" "$HOLD" "$ablk"
+echo 1 > "$sys/ipu_policy"	# F2FS_IPU_FORCE
+dmsetup suspend hold
+rewrite_first_block "$MNT/a/a"
+echo 16 > "$sys/ipu_policy"	# the default, F2FS_IPU_FSYNC
+must "pass: a page under write-back to hold the pass on" wait_for 20 under_writeback
+must "pass: the rewrite stayed in place" \
+	test "$(file_span "$MNT/a/a" | cut -d' ' -f1)" -eq "$ablk"
+counters p0
+start_gc
+must "pass: the pass waits on the held page" wait_for 120 blocked_in "$GC" "$HELD"
+queued=$(queued_records "$MNT")
+check "pass: the records of the 3 sections queued ($queued = $V0 + $V1 + $V2)" \
+	test "$queued" -eq "$total"
+shutdown_held pass "$HELD"
+counters p1
+# shellcheck disable=SC2154
+{
+dropped=$((p1_dropped - p0_dropped)) moved=$((p1_blocks - p0_blocks))
+stale=$((p1_stale - p0_stale)) held=$((p1_held - p0_held))
+}
+peak=$(pack_stat "$MNT" gc_pack_peak_queued)
+log "pass: queued $queued, dropped $dropped, moved $moved, stale $stale, peak $peak, sections held $held; $(pack_stats "$MNT")"
+check "pass: no record left" test "$(queued_records "$MNT")" -eq 0
+check "pass: every record but the one being moved dropped ($dropped = $queued - 1)" \
+	test "$dropped" -eq $((queued - 1))
+check "pass: the records accounted (dropped $dropped + moved $moved + stale $stale, of $queued)" \
+	test $((dropped + moved + stale)) -ge $((queued - 1)) -a \
+	$((dropped + moved + stale)) -le "$queued"
+check "pass: more than one section's records held (peak $peak)" \
+	test "$peak" -eq "$total" -a "$peak" -gt $((V0 > V1 ? (V0 > V2 ? V0 : V2) : (V1 > V2 ? V1 : V2)))
+check "pass: the 3 sections held ($held)" test "$held" -eq 3
+recover pass
+
+## held between sections #######################################################
+# S2's summary block is read from the disk when S2 is collected: the
+# caches dropped, it goes through the hold device. Resumed, the read
+# completes, S2 joins the batch and its scan (f2fs_gc_pack_end()) drops
+# the records; failed (dm error target), S2 never joins and the call's
+# exit (f2fs_gc_pack_batch_end()) drops them.
+between() {	# WHAT [error]
+	local ssa held_records queued dropped moved stale held peak
+	layout
+	held_records=$((V0 + V1))
+	ssa=$(f2fs_sb_u32 "$DM" 88)	# ssa_blkaddr
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	must "$1: S2's summary block through the hold device" \
+		route_block race "$DISK1" "$HOLD" $((ssa + (S0BLK - MAIN) / 512 + 2))
+	dmsetup suspend hold
+	counters b0
+	start_gc
+	must "$1: the call waits reading S2's summary" wait_for 120 blocked_in "$GC" "$SUM_READ"
+	queued=$(queued_records "$MNT")
+	check "$1: S0's and S1's records held ($queued = $V0 + $V1)" \
+		test "$queued" -eq "$held_records"
+	shutdown_held "$1" "$SUM_READ" "${2:-}"
+	counters b1
+	# shellcheck disable=SC2154
+	{
+	dropped=$((b1_dropped - b0_dropped)) moved=$((b1_blocks - b0_blocks))
+	stale=$((b1_stale - b0_stale)) held=$((b1_held - b0_held))
+	}
+	peak=$(pack_stat "$MNT" gc_pack_peak_queued)
+	log "$1: queued $queued, dropped $dropped, moved $moved, stale $stale, peak $peak, sections held $held; $(pack_stats "$MNT")"
+	check "$1: no record left" test "$(queued_records "$MNT")" -eq 0
+	check "$1: every held record dropped ($dropped = $queued)" \
+		test "$dropped" -eq "$queued" -a "$moved" -eq 0 -a "$stale" -eq 0
+	check "$1: more than one section's records held (peak $peak)" \
+		test "$peak" -eq "$held_records" -a "$peak" -gt "$((V0 > V1 ? V0 : V1))"
+	check "$1: S0 and S1 held ($held)" test "$held" -eq 2
+	if [ "${2:-}" = error ]; then
+		must "$1: the summary block straight to the disk again" \
+			route_block race "$DISK1" "$HOLD" ''
+		dmsetup suspend hold
+		dmsetup load hold --table "0 $(blockdev --getsz "$DISK1") linear $DISK1 0"
+		dmsetup resume hold
+	fi
+	recover "$1"
+}
+between between
+between read-error error
+dmsetup remove race
+dmsetup remove hold
+finish
