@@ -6,9 +6,9 @@
 # memory backed, 40 zones of 256 MiB, the first two conventional for the
 # metadata. 16 files of 16 MiB interleaved 64 KiB at a time (buffered
 # writes each pushed out with sync_file_range) fill exactly one zone,
-# the WARM data log's first, which then opens the next; every even file
-# deleted: the victim zone is half valid (32768 blocks: twice the former
-# cap). Then sync foreground GC until idle.
+# their data log's first (HOT in the 6.1 runs: debugfs status), which
+# then opens the next; every even file deleted: the victim zone is half
+# valid (32767 blocks: twice the former cap). Then sync foreground GC until idle.
 # 40 zones, not 24: mkfs.f2fs -o 30 reserves 15 sections of this size,
 # and with 22 main sections only 16 were free after mkfs, so the data
 # log's move to its second section left 15 and f2fs_balance_fs() ran
