@@ -460,7 +460,8 @@ struct gc_pack_ctl *f2fs_gc_pack_add(struct gc_pack_ctl *batch, int gc_type,
  * passes the level at which f2fs_gc() itself writes a checkpoint to get
  * prefree sections back (the writers' node and dentry needs, plus
  * NR_GC_CHECKPOINT_SECS), so a batch goes no lower than upstream's
- * section-by-section loop does. The reserved sections are GC's to fill:
+ * section-by-section loop does; where SSR exists, no lower than where it
+ * starts either. The reserved sections are GC's to fill:
  * under the pressure that makes f2fs_balance_fs() collect, only they are
  * free. A victim joins an empty batch whatever it holds, as without a
  * batch: at the limit a call collects one section, as upstream does.
@@ -480,6 +481,15 @@ bool f2fs_gc_pack_batch_fits(struct gc_pack_ctl *batch, unsigned int segno,
 		sbi->gc_pack.cap_stops++;
 		return false;
 	}
+	/*
+	 * Outside mode=lfs the allocator turns GC's own writes to SSR once
+	 * the free sections come down to about twice the reserve
+	 * (f2fs_need_SSR()), scattering the pass's runs into other
+	 * sections' holes and filling the next victims: stay above that.
+	 */
+	if (!f2fs_lfs_mode(sbi))
+		floor_secs += reserved_sections(sbi) +
+			      SM_I(sbi)->min_ssr_sections;
 	if (free_sections(sbi) <
 	    floor_secs + DIV_ROUND_UP(blocks, CAP_BLKS_PER_SEC(sbi))) {
 		sbi->gc_pack.space_stops++;
