@@ -1272,8 +1272,8 @@ def cost_plot(cost, outdir):
         ax.set_xticklabels([str(s) for s in sorted(set(sizes.values()))])
         ax.set_xlabel('section size, MiB')
         ax.set_title(title, fontsize=10)
-        if title.startswith(('extents', 'records')):
-            ax.set_yscale('log')
+        if title.startswith(('extents', 'records', 'p99')):
+            ax.set_yscale('log')      # spans from one to hundreds of sections
     for ax in axes[0]:
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=7)
