@@ -1028,6 +1028,15 @@ def cost_run_figures(rdir, params, with_maps):
             r[k] = run[k] == '1'
     da = debugfs_figures(os.path.join(rdir, 'status.after'))
     r['free_sections_after_sync'] = da.get('free_secs')
+    # blocks written since the mount (the GC's, here) by log type: SSR
+    # fills the holes of dirty segments when free sections run low
+    try:
+        st = open(os.path.join(rdir, 'status.after')).read()
+    except FileNotFoundError:
+        st = ''
+    for k in ('SSR', 'LFS'):
+        m = re.search(r'^' + k + r': (\d+) blocks', st, re.M)
+        r[k.lower() + '_blocks'] = int(m.group(1)) if m else None
     tasks = tasks_in_calls(os.path.join(rdir, 'trace.txt'))
     if tasks is not None:
         r['tasks_in_calls'] = dict(Counter(tasks).most_common(8))
@@ -1112,6 +1121,8 @@ def analyse_cost(cdir):
                 'peak_queued': first['peak_queued'],
                 'pack_packed_sections': first.get('pack_packed_sections'),
                 'other_tasks_share': [r.get('other_tasks_share') for r in rs],
+                'ssr_blocks': first.get('ssr_blocks'),
+                'lfs_blocks': first.get('lfs_blocks'),
                 'pack_early_drains': first.get('pack_early_drains'),
                 'pack_cap_stops': first.get('pack_cap_stops'),
                 'gc_pack_max_blocks': first.get('gc_pack_max_blocks'),
@@ -1241,12 +1252,14 @@ def cost_markdown(cost):
                  f"gc_pack_max_blocks), early drains = gc_pack_early_drains (the queue "
                  f"reached the cap before a victim was scanned in full, so that victim "
                  f"was packed in more than one pass), cap stops = gc_pack_cap_stops (a "
-                 f"gc_pack_sections batch ended by its summary-page bound).")
+                 f"gc_pack_sections batch ended by its summary-page bound), SSR blocks = "
+                 f"blocks written into the holes of dirty segments since the mount "
+                 f"(debugfs; n/a in runs before the figure was kept).")
         L.append('')
         L.append('| section MiB | mkfs | variant | extents before | after | ideal/section '
-                 '| records (cap) | early drains | cap stops | blocks moved | GC calls (ok) '
-                 '| k instr/block | vs legacy | p50 M | p99 M | max M |')
-        L.append('|' + '---|' * 16)
+                 '| records (cap) | early drains | cap stops | blocks moved | SSR blocks '
+                 '| GC calls (ok) | k instr/block | vs legacy | p50 M | p99 M | max M |')
+        L.append('|' + '---|' * 17)
         for cn in scases:
             c = cost['cases'][cn]
             p = c['params']
@@ -1258,7 +1271,7 @@ def cost_markdown(cost):
                          f"{fmt(v['peak_queued'])}"
                          f"{'' if v['gc_pack_max_blocks'] is None else ' (%d)' % v['gc_pack_max_blocks']} | "
                          f"{fmt(v['pack_early_drains'])} | {fmt(v['pack_cap_stops'])} | "
-                         f"{fmt(v['blocks_moved'])} | "
+                         f"{fmt(v['blocks_moved'])} | {fmt(v['ssr_blocks'])} | "
                          f"{v['gc_calls']} ({v['gc_calls_ok']}) | "
                          f"{fmt_list(v['instructions_per_block'], fmt_k)} | "
                          f"{fmt(cp.get('instructions_per_block_ratio'))} | "
@@ -1314,8 +1327,8 @@ def cost_plot(cost, outdir):
         ax.set_xticklabels([str(s) for s in sorted(set(sizes.values()))])
         ax.set_xlabel('section size, MiB')
         ax.set_title(title, fontsize=10)
-        if title.startswith(('extents', 'records')):
-            ax.set_yscale('log')
+        if title.startswith(('extents', 'records', 'p99')):
+            ax.set_yscale('log')      # spans from one to hundreds of sections
     for ax in axes[0]:
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=7)
