@@ -405,8 +405,8 @@ void f2fs_gc_pack_end(struct gc_pack_ctl *pack,
 
 /*
  * A batch for the sections of one f2fs_gc() call, when it @may_hold them
- * (the sync GC ioctl, f2fs_balance_fs(), the GC thread), packs and
- * gc_pack_sections allows more than one. The knobs are read once, for the
+ * (the sync GC ioctl and GC_RANGE, f2fs_balance_fs(), the GC thread),
+ * packs and gc_pack_sections allows more than one. The knobs are read once, for the
  * whole call. Only foreground victims join it: a call that starts as
  * background GC may turn foreground under pressure.
  */
