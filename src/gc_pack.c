@@ -30,21 +30,9 @@
  * so a concurrent sysfs write cannot strand queued records, and every
  * record is either migrated or dropped before the section is done.
  *
- * Across sections (gc_pack_sections > 1): a foreground f2fs_gc() call of
- * the sync GC ioctl, of f2fs_balance_fs() or of the GC thread then
- * collects up to that many victims and holds the records of all of them
- * for one pass at the end, so a file whose pieces sit in several victims
- * comes out as one run. The batch lives on f2fs_gc()'s stack;
- * each section keeps its summary pages, and the batch is published under
- * seglist_lock so that sec_usage_check() never selects a held section
- * again (GC or SSR) until the batch ends. A held section keeps its valid
- * blocks, so it cannot turn prefree or free either. The batch takes a
- * further victim only while its records stay under gc_pack_max_blocks and
- * all held blocks fit in the free sections above the level where f2fs_gc()
- * checkpoints (f2fs_gc_pack_batch_fits()),
- * and every way out of f2fs_gc() ends it: migrated, or dropped on a
- * checkpoint error, for every section, then counted in seg_freed and
- * sec_freed once each.
+ * Across sections (gc_pack_sections > 1), src/gc_batch.c collects
+ * several victims into one gc_pack_ctl, whose sections join it here
+ * (f2fs_gc_pack_begin()) and wait for one pass there.
  */
 #include <linux/blkdev.h>
 #include <linux/fs.h>
@@ -62,6 +50,7 @@
 #include "f2fs/gc.h"
 #include "compat.h"
 #include "gc_pack.h"
+#include "gc_pack_internal.h"
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/f2fs_packed_gc.h>
@@ -83,11 +72,10 @@ const struct constant_table f2fs_gc_pack_modes[] = {
 };
 
 /*
- * The next section of @pack starts at @start_segno. False without memory
+ * The next section of @pack, scanned from @start_segno (a segment inside
+ * the section where the victim hint resumes a scan). False without memory
  * for its summaries: the pass could not re-check, so the section migrates
- * as upstream does. A batch's sections are published, under seglist_lock,
- * for sec_usage_check(): none is picked as a victim again, for GC or SSR,
- * until the batch ends.
+ * as upstream does.
  */
 static bool gc_pack_start_section(struct gc_pack_ctl *pack,
 				  unsigned int start_segno)
@@ -99,32 +87,36 @@ static bool gc_pack_start_section(struct gc_pack_ctl *pack,
 	sec->segs = kcalloc(SEGS_PER_SEC(sbi), sizeof(*sec->segs), GFP_NOFS);
 	if (!sec->segs)
 		return false;
-	sec->start_segno = start_segno;
+	sec->secno = GET_SEC_FROM_SEG(sbi, start_segno);
 	pack->start_segno = start_segno;
-	if (!pack->batch) {
-		pack->nr_secs++;
-		return true;
-	}
-	mutex_lock(&DIRTY_I(sbi)->seglist_lock);
 	pack->nr_secs++;
-	sbi->gc_pack.batch = pack;
-	mutex_unlock(&DIRTY_I(sbi)->seglist_lock);
+	if (pack->batch)
+		gc_batch_hold(sbi, sec->secno);
 	return true;
 }
 
-static struct gc_pack_section *gc_pack_sec_of(struct gc_pack_ctl *pack,
-					      unsigned int segno)
+struct gc_pack_section *gc_pack_section_of(struct gc_pack_ctl *pack,
+					   unsigned int segno)
 {
+	unsigned int secno = GET_SEC_FROM_SEG(pack->sbi, segno);
 	unsigned int i;
 
 	for (i = 0; i < pack->nr_secs; i++)
-		if (segno - pack->secs[i].start_segno < SEGS_PER_SEC(pack->sbi))
+		if (pack->secs[i].secno == secno)
 			return &pack->secs[i];
 	return NULL;
 }
 
+/* @segno's place in @sec, whatever segment the section's scan began at */
+static struct gc_pack_segment *gc_pack_segment_of(struct gc_pack_ctl *pack,
+						  struct gc_pack_section *sec,
+						  unsigned int segno)
+{
+	return &sec->segs[segno - GET_SEG_FROM_SEC(pack->sbi, sec->secno)];
+}
+
 /* Sections scanned whose records wait for a pass. */
-static bool gc_pack_holding(struct gc_pack_ctl *pack)
+bool gc_pack_holding(struct gc_pack_ctl *pack)
 {
 	unsigned int i;
 
@@ -140,8 +132,19 @@ struct gc_pack_ctl *f2fs_gc_pack_begin(struct f2fs_sb_info *sbi,
 				       unsigned int start_segno)
 {
 	struct f2fs_gc_pack_info *info = &sbi->gc_pack;
+	struct gc_pack_ctl *batch = info->batch;
 
-	if (gc_type != FG_GC || !data_section || !READ_ONCE(info->enabled))
+	if (gc_type != FG_GC || !data_section)
+		return NULL;
+	/* f2fs_gc_pack_batch() is collecting: the section joins its batch */
+	if (batch) {
+		if (batch->aborted || batch->nr_secs >= batch->max_sections ||
+		    !gc_pack_start_section(batch, start_segno))
+			return NULL;
+		batch->submitted = 0;
+		return batch;
+	}
+	if (!READ_ONCE(info->enabled))
 		return NULL;
 
 	memset(pack, 0, sizeof(*pack));
@@ -185,6 +188,17 @@ bool f2fs_gc_pack_queue(struct gc_pack_ctl *pack,
 	}
 	b->blkaddr = blkaddr;
 	b->bidx = bidx;
+	/*
+	 * The node pages the pass will dirty, for the batch's space bound:
+	 * a new run where the inode's previous record is in another
+	 * dnode-sized span of the file (a span straddles two node pages at
+	 * most, which the bound doubles for).
+	 */
+	if (list_empty(&ie->gc_pack_blocks) ||
+	    list_last_entry(&ie->gc_pack_blocks, struct gc_pack_block,
+			    list)->bidx / ADDRS_PER_BLOCK(inode) !=
+	    bidx / ADDRS_PER_BLOCK(inode))
+		pack->nr_node_runs++;
 	list_add_tail(&b->list, &ie->gc_pack_blocks);
 
 	pack->nr_queued++;
@@ -207,7 +221,12 @@ static int gc_pack_cmp_offset(void *priv, const struct list_head *a,
  * 1 if the block was moved, 0 if it died meanwhile or was skipped. The
  * check is phase 4's, against the live summary entry: f2fs_replace_block()
  * (collapse/insert range, move_range, atomic commit) gives a block another
- * node or owner without moving it, and rewrites only that entry.
+ * node or owner without moving it, and rewrites only that entry. A record
+ * is re-checked later than phase 4 would have: its section may have been
+ * emptied by writers, freed by a checkpoint and reopened by a log, its
+ * dnode's nid freed and reused. An open log's blocks are not GC's, and a
+ * node version other than the entry's is a stale entry, not the
+ * corruption is_alive() would flag.
  */
 static int gc_pack_move(struct gc_pack_ctl *pack,
 			struct gc_inode_list *gc_list, struct gc_pack_block *b)
@@ -215,17 +234,23 @@ static int gc_pack_move(struct gc_pack_ctl *pack,
 	struct f2fs_sb_info *sbi = pack->sbi;
 	unsigned int segno = GET_SEGNO(sbi, b->blkaddr);
 	unsigned int off = GET_BLKOFF_FROM_SEG0(sbi, b->blkaddr);
-	struct gc_pack_section *sec = gc_pack_sec_of(pack, segno);
+	struct gc_pack_section *sec = gc_pack_section_of(pack, segno);
+	struct gc_pack_segment *seg;
 	struct f2fs_summary *entry;
 	struct inode_entry *ie;
 	struct node_info dni;
 	unsigned int nofs;
+	int moved;
 
 	/* a record comes from a scanned segment of one of the sections */
-	if (WARN_ON_ONCE(!sec || !sec->segs[segno - sec->start_segno].entries))
+	seg = sec ? gc_pack_segment_of(pack, sec, segno) : NULL;
+	if (WARN_ON_ONCE(!seg || !seg->entries))
 		return 0;
-	entry = &sec->segs[segno - sec->start_segno].entries[off];
-	if (!is_alive(sbi, entry, &dni, b->blkaddr, &nofs)) {
+	entry = &seg->entries[off];
+	if (IS_CURSEC(sbi, sec->secno) ||
+	    f2fs_get_node_info(sbi, le32_to_cpu(entry->nid), &dni, false) ||
+	    dni.version != entry->version ||
+	    !is_alive(sbi, entry, &dni, b->blkaddr, &nofs)) {
 		sbi->gc_pack.stale++;
 		return 0;
 	}
@@ -233,33 +258,40 @@ static int gc_pack_move(struct gc_pack_ctl *pack,
 	ie = radix_tree_lookup(&gc_list->iroot, dni.ino);
 	if (!ie)
 		return 0;
-	return f2fs_gc_move_data_block(sbi, ie->inode, segno, off, nofs,
-				       le16_to_cpu(entry->ofs_in_node),
-				       pack->gc_type);
+	moved = f2fs_gc_move_data_block(sbi, ie->inode, segno, off, nofs,
+					le16_to_cpu(entry->ofs_in_node),
+					pack->gc_type);
+	seg->moved += moved;
+	return moved;
 }
 
 /*
  * Each awaiting segment had all its records in the queue just emptied:
  * count the ones that are free now, exactly as gc.c's in-loop check would
- * have after phase 4, and let their summary pages go.
+ * have after phase 4, and let their summary pages go. A batch held its
+ * sections long enough for writers to empty one: it counts only the
+ * segments its passes moved blocks out of.
  */
 static void gc_pack_count_freed(struct gc_pack_ctl *pack)
 {
 	struct f2fs_sb_info *sbi = pack->sbi;
+	unsigned int first, i, j;
 	struct gc_pack_section *sec;
-	unsigned int i, j;
+	struct gc_pack_segment *seg;
 
 	for (j = 0; j < pack->nr_secs; j++) {
 		sec = &pack->secs[j];
+		first = GET_SEG_FROM_SEC(sbi, sec->secno);
 		for (i = 0; i < SEGS_PER_SEC(sbi); i++) {
-			if (!sec->segs[i].sum_page)
+			seg = &sec->segs[i];
+			if (!seg->sum_page)
 				continue;
-			if (get_valid_blocks(sbi, sec->start_segno + i,
-					     false) == 0)
+			if (get_valid_blocks(sbi, first + i, false) == 0 &&
+			    (!pack->batch || seg->moved))
 				sec->segs_freed++;
-			put_page(sec->segs[i].sum_page);
-			sec->segs[i].sum_page = NULL;
-			sec->segs[i].entries = NULL;
+			put_page(seg->sum_page);
+			seg->sum_page = NULL;
+			seg->entries = NULL;
 			pack->nr_sums--;
 		}
 	}
@@ -270,7 +302,7 @@ static void gc_pack_count_freed(struct gc_pack_ctl *pack)
  * error met on the way drops the rest, as upstream leaves the remaining
  * segments of a section alone once one is seen.
  */
-static void gc_pack_pass(struct gc_pack_ctl *pack,
+void gc_pack_pass(struct gc_pack_ctl *pack,
 			 struct gc_inode_list *gc_list, bool migrate)
 {
 	struct f2fs_sb_info *sbi = pack->sbi;
@@ -309,6 +341,7 @@ static void gc_pack_pass(struct gc_pack_ctl *pack,
 	if (!migrate)
 		pack->aborted = true;
 	pack->nr_queued = 0;
+	pack->nr_node_runs = 0;
 	gc_pack_count_freed(pack);
 	/* the sections whose scan is over are done; the current one is not */
 	for (i = 0; i < pack->nr_secs; i++) {
@@ -333,7 +366,7 @@ void f2fs_gc_pack_segment_scanned(struct gc_pack_ctl *pack,
 				  struct f2fs_summary *entries)
 {
 	struct gc_pack_section *sec = &pack->secs[pack->nr_secs - 1];
-	struct gc_pack_segment *seg = &sec->segs[segno - sec->start_segno];
+	struct gc_pack_segment *seg = gc_pack_segment_of(pack, sec, segno);
 
 	get_page(sum_page);
 	seg->sum_page = sum_page;
@@ -348,7 +381,9 @@ void f2fs_gc_pack_segment_scanned(struct gc_pack_ctl *pack,
 /*
  * The section is being left where upstream stops migrating (7.x's
  * freezing() exit): drop what is queued, and let the rest of the section
- * go the upstream way.
+ * go the upstream way. A batch drops its held sections' records too, and
+ * takes no further victim: the freezer wants GC to stop, not a pass over
+ * many sections; their blocks stay where they are.
  */
 void f2fs_gc_pack_abort(struct gc_pack_ctl *pack,
 			struct gc_inode_list *gc_list)
@@ -369,18 +404,8 @@ void f2fs_gc_pack_end(struct gc_pack_ctl *pack,
 	struct gc_pack_section *sec = &pack->secs[pack->nr_secs - 1];
 
 	sec->scanned = true;
-	/*
-	 * A batch holds the section while the call may collect another
-	 * one and the records are under the cap. The in-section hint must
-	 * not bring its scan back (a segment skipped there): the batch
-	 * takes no section twice.
-	 */
-	if (pack->batch && !pack->aborted && !f2fs_cp_error(sbi) &&
-	    pack->nr_collected + 1 < pack->max_sections &&
-	    pack->nr_queued < pack->max_blocks) {
-		sbi->gc_pack.held_sections++;
-		if (__is_large_section(sbi))
-			sbi->next_victim_seg[pack->gc_type] = NULL_SEGNO;
+	/* a batch's sections wait for its pass (f2fs_gc_pack_batch()) */
+	if (pack->batch) {
 		pack->segs_freed = 0;
 		return;
 	}
@@ -394,205 +419,8 @@ void f2fs_gc_pack_end(struct gc_pack_ctl *pack,
 	 */
 	if (pack->aborted && __is_large_section(sbi))
 		sbi->next_victim_seg[pack->gc_type] = NULL_SEGNO;
-	if (pack->batch) {
-		/* f2fs_gc_pack_batch_freed() counts for every section */
-		pack->segs_freed = 0;
-		return;
-	}
 	pack->segs_freed = sec->segs_freed;
 	kfree(sec->segs);
-}
-
-/*
- * A batch for the sections of one f2fs_gc() call, when it @may_hold them
- * (the sync GC ioctl and GC_RANGE, f2fs_balance_fs(), the GC thread),
- * packs and gc_pack_sections allows more than one. The knobs are read once, for the
- * whole call. Only foreground victims join it: a call that starts as
- * background GC may turn foreground under pressure.
- */
-struct gc_pack_ctl *f2fs_gc_pack_batch_begin(struct f2fs_sb_info *sbi,
-					     struct gc_pack_ctl *pack,
-					     bool may_hold)
-{
-	struct f2fs_gc_pack_info *info = &sbi->gc_pack;
-	unsigned int n = min_t(unsigned int, READ_ONCE(info->max_sections),
-			       GC_PACK_MAX_SECTIONS);
-
-	if (!may_hold || n <= 1 || !READ_ONCE(info->enabled))
-		return NULL;
-
-	memset(pack, 0, sizeof(*pack));
-	pack->secs = kcalloc(n, sizeof(*pack->secs), GFP_NOFS);
-	if (!pack->secs)
-		return NULL;
-	pack->sbi = sbi;
-	pack->gc_type = FG_GC;
-	pack->order = READ_ONCE(info->order);
-	pack->max_blocks = READ_ONCE(info->max_blocks);
-	pack->max_sections = n;
-	pack->batch = true;
-	return pack;
-}
-
-/*
- * do_garbage_collect(): the victim at @start_segno joins @batch. NULL
- * where it cannot (a node section, a dropped batch, no memory): that
- * section migrates at once, and the batch keeps what it holds.
- */
-struct gc_pack_ctl *f2fs_gc_pack_add(struct gc_pack_ctl *batch, int gc_type,
-				     bool data_section,
-				     unsigned int start_segno)
-{
-	if (!batch || gc_type != FG_GC || !data_section ||
-	    batch->aborted || batch->nr_secs >= batch->max_sections)
-		return NULL;
-	if (!gc_pack_start_section(batch, start_segno))
-		return NULL;
-	batch->submitted = 0;
-	return batch;
-}
-
-/*
- * f2fs_gc(), with the next victim at @segno selected: may the batch take
- * it? Its valid blocks join the held ones only under the record cap, and
- * its summaries only up to GC_PACK_MAX_HELD_SUMS. The held blocks, once
- * migrated, must leave at least @floor_secs free sections: the caller
- * passes the level at which f2fs_gc() itself writes a checkpoint to get
- * prefree sections back (the writers' node and dentry needs, plus
- * NR_GC_CHECKPOINT_SECS), so a batch goes no lower than upstream's
- * section-by-section loop does; where SSR exists, no lower than where it
- * starts either. The reserved sections are GC's to fill:
- * under the pressure that makes f2fs_balance_fs() collect, only they are
- * free. A victim joins an empty batch whatever it holds, as without a
- * batch: at the limit a call collects one section, as upstream does.
- */
-bool f2fs_gc_pack_batch_fits(struct gc_pack_ctl *batch, unsigned int segno,
-			     unsigned int floor_secs)
-{
-	struct f2fs_sb_info *sbi;
-	unsigned int blocks;
-
-	if (!batch || !gc_pack_holding(batch))
-		return true;
-	sbi = batch->sbi;
-	blocks = batch->nr_queued + get_valid_blocks(sbi, segno, true);
-	if (blocks > batch->max_blocks ||
-	    batch->nr_sums + SEGS_PER_SEC(sbi) > GC_PACK_MAX_HELD_SUMS) {
-		sbi->gc_pack.cap_stops++;
-		return false;
-	}
-	/*
-	 * Outside mode=lfs the allocator turns GC's own writes to SSR once
-	 * the free sections come down to about twice the reserve
-	 * (f2fs_need_SSR()), scattering the pass's runs into other
-	 * sections' holes and filling the next victims: stay above that.
-	 */
-	if (!f2fs_lfs_mode(sbi))
-		floor_secs += reserved_sections(sbi) +
-			      SM_I(sbi)->min_ssr_sections;
-	if (free_sections(sbi) <
-	    floor_secs + DIV_ROUND_UP(blocks, CAP_BLKS_PER_SEC(sbi))) {
-		sbi->gc_pack.space_stops++;
-		return false;
-	}
-	return true;
-}
-
-/*
- * f2fs_gc(), after a section: collect another one? Only while the batch
- * holds records (else the call ends as upstream's does) and may grow.
- */
-bool f2fs_gc_pack_batch_more(struct gc_pack_ctl *batch, int seg_freed)
-{
-	if (!batch)
-		return false;
-	batch->nr_collected++;
-	if (seg_freed < 0 || batch->aborted || !gc_pack_holding(batch))
-		return false;
-	return batch->nr_collected < batch->max_sections;
-}
-
-/* The batch collected a section: its call did what upstream's would. */
-bool f2fs_gc_pack_batch_collected(struct gc_pack_ctl *batch)
-{
-	return batch && batch->nr_collected;
-}
-
-/*
- * Add to f2fs_gc()'s counts the sections whose pass has run, once each,
- * as its own in-loop check does for an unpacked section: the segments the
- * passes emptied, and the section if that left it without valid blocks.
- */
-void f2fs_gc_pack_batch_freed(struct gc_pack_ctl *batch, int *seg_freed,
-			      int *sec_freed)
-{
-	struct gc_pack_section *sec;
-	unsigned int i;
-
-	if (!batch)
-		return;
-	for (i = 0; i < batch->nr_secs; i++) {
-		sec = &batch->secs[i];
-		if (!sec->passed || sec->counted)
-			continue;
-		sec->counted = true;
-		*seg_freed += sec->segs_freed;
-		if (sec->segs_freed > 0 &&
-		    get_valid_blocks(batch->sbi, sec->start_segno, true) == 0)
-			(*sec_freed)++;
-	}
-}
-
-/*
- * Every way out of f2fs_gc(): one pass over the held sections, or, on a
- * checkpoint error or a batch already dropped, drop what is held; then
- * count them, let the summaries go and unpublish the batch.
- */
-void f2fs_gc_pack_batch_end(struct gc_pack_ctl *batch,
-			    struct gc_inode_list *gc_list, int *seg_freed,
-			    int *sec_freed)
-{
-	struct f2fs_sb_info *sbi;
-	struct blk_plug plug;
-	unsigned int i;
-
-	if (!batch)
-		return;
-	sbi = batch->sbi;
-	if (gc_pack_holding(batch)) {
-		blk_start_plug(&plug);
-		batch->submitted = 0;
-		gc_pack_pass(batch, gc_list,
-			     !batch->aborted && !f2fs_cp_error(sbi));
-		if (batch->submitted)
-			f2fs_submit_merged_write(sbi, DATA);
-		blk_finish_plug(&plug);
-		if (batch->aborted && __is_large_section(sbi))
-			sbi->next_victim_seg[batch->gc_type] = NULL_SEGNO;
-	}
-	f2fs_gc_pack_batch_freed(batch, seg_freed, sec_freed);
-
-	mutex_lock(&DIRTY_I(sbi)->seglist_lock);
-	if (sbi->gc_pack.batch == batch)
-		sbi->gc_pack.batch = NULL;
-	mutex_unlock(&DIRTY_I(sbi)->seglist_lock);
-	for (i = 0; i < batch->nr_secs; i++)
-		kfree(batch->secs[i].segs);
-	kfree(batch->secs);
-}
-
-bool f2fs_gc_pack_held(struct f2fs_sb_info *sbi, unsigned int secno)
-{
-	struct gc_pack_ctl *batch = sbi->gc_pack.batch;
-	unsigned int i;
-
-	if (!batch)
-		return false;
-	lockdep_assert_held(&DIRTY_I(sbi)->seglist_lock);
-	for (i = 0; i < batch->nr_secs; i++)
-		if (GET_SEC_FROM_SEG(sbi, batch->secs[i].start_segno) == secno)
-			return true;
-	return false;
 }
 
 /*

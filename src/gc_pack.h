@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Inode-local packing for foreground GC: the interface between upstream
- * f2fs (hooked by patches/<series>/0003-gc-hook-inode-local-packing.patch)
- * and src/gc_pack.c.
+ * f2fs, hooked by patches/<series>/ (0003: per section, the last patch:
+ * across sections), and src/gc_pack.c, src/gc_batch.c.
  */
 #ifndef _F2FS_PACKED_GC_PACK_H
 #define _F2FS_PACKED_GC_PACK_H
@@ -46,11 +46,11 @@ enum {
 #define GC_PACK_MAX_MAX_BLOCKS	(1U << 20)
 
 /*
- * gc_pack_sections: sections one foreground f2fs_gc() call may collect,
- * holding their records for a single pack pass. The bound keeps the held-section lookup
- * (per victim candidate and per record) a short scan, and the summary
- * pages held to 64 sections' worth; the record cap and the free space
- * bound a batch well before it on most volumes.
+ * gc_pack_sections: sections one foreground f2fs_gc() step may collect,
+ * holding their records for a single pack pass (src/gc_batch.c). The
+ * bound keeps the held-section lookup (per victim candidate and per
+ * record) a short scan; the record cap, GC_PACK_MAX_HELD_SUMS and the
+ * free space bound a batch well before it on most volumes.
  */
 #define GC_PACK_DEF_SECTIONS	1
 #define GC_PACK_MAX_SECTIONS	64
@@ -60,6 +60,8 @@ enum {
  * of more than 256 segments (512 MiB) one, as without a batch.
  */
 #define GC_PACK_MAX_HELD_SUMS	512
+
+struct gc_pack_ctl;
 
 /*
  * Per mount. Knobs are unsigned int so f2fs's generic sysfs store can
@@ -82,30 +84,37 @@ struct f2fs_gc_pack_info {
 	u64 held_sections;	/* sections held for a later victim's pass */
 	u64 cap_stops;		/* batches ended by max_blocks, held summaries */
 	u64 space_stops;	/* batches ended by the free space */
-	/* the f2fs_gc() call's batch, NULL outside one: under seglist_lock */
+	/* the batch f2fs_gc_pack_batch() is collecting: under gc_lock */
 	struct gc_pack_ctl *batch;
+	/*
+	 * Its sections, for sec_usage_check(), which 7.3's allocator calls
+	 * without seglist_lock: read lock-free, nr_held last (acquire).
+	 */
+	unsigned int nr_held;
+	unsigned int held_secnos[GC_PACK_MAX_SECTIONS];
 };
 
 /* A scanned segment's summary entries, and the page that holds them. */
 struct gc_pack_segment {
 	struct page *sum_page;
 	struct f2fs_summary *entries;
+	unsigned int moved;		/* its blocks the passes moved */
 };
 
 /* One victim section of a pack pass. */
 struct gc_pack_section {
-	unsigned int start_segno;
-	/* the scanned segments not yet migrated: their summaries, held */
+	unsigned int secno;
+	/* its segments, scanned ones not yet migrated: their summaries */
 	struct gc_pack_segment *segs;
 	int segs_freed;			/* scanned segments the passes emptied */
-	bool scanned;			/* every segment went through phase 4 */
+	bool scanned;			/* its scan went through phase 4 */
 	bool passed;			/* a pass ran after its scan */
-	bool counted;			/* its freed segments went to f2fs_gc() */
 };
 
 /*
  * Packing state: of one victim section, on do_garbage_collect()'s stack,
- * or of a batch of sections one f2fs_gc() call collects, on its stack.
+ * or of a batch of sections, on f2fs_gc_pack_batch()'s. gc.c reads only
+ * submitted and segs_freed.
  */
 struct gc_pack_ctl {
 	struct f2fs_sb_info *sbi;
@@ -117,8 +126,8 @@ struct gc_pack_ctl {
 	struct gc_pack_section *secs;	/* nr_secs of them */
 	struct gc_pack_section one;	/* secs of a single section */
 	unsigned int nr_secs;
-	unsigned int nr_collected;	/* sections the batch's call collected */
 	unsigned int nr_queued;
+	unsigned int nr_node_runs;	/* queued runs of one inode's dnode */
 	unsigned int nr_sums;		/* summary pages held */
 	int submitted;			/* writes issued by pack passes */
 	int segs_freed;			/* single section: what the passes emptied */
@@ -151,23 +160,16 @@ void f2fs_gc_pack_abort(struct gc_pack_ctl *pack,
 void f2fs_gc_pack_end(struct gc_pack_ctl *pack,
 		      struct gc_inode_list *gc_list);
 
-/* gc.c: the sections of one f2fs_gc() call, packed as one (gc_pack_sections) */
-struct gc_pack_ctl *f2fs_gc_pack_batch_begin(struct f2fs_sb_info *sbi,
-					     struct gc_pack_ctl *pack,
-					     bool may_hold);
-struct gc_pack_ctl *f2fs_gc_pack_add(struct gc_pack_ctl *batch, int gc_type,
-				     bool data_section,
-				     unsigned int start_segno);
-bool f2fs_gc_pack_batch_fits(struct gc_pack_ctl *batch, unsigned int segno,
-			     unsigned int floor_secs);
-bool f2fs_gc_pack_batch_more(struct gc_pack_ctl *batch, int seg_freed);
-bool f2fs_gc_pack_batch_collected(struct gc_pack_ctl *batch);
-void f2fs_gc_pack_batch_freed(struct gc_pack_ctl *batch, int *seg_freed,
-			      int *sec_freed);
-void f2fs_gc_pack_batch_end(struct gc_pack_ctl *batch,
-			    struct gc_inode_list *gc_list, int *seg_freed,
-			    int *sec_freed);
-/* segment.h's sec_usage_check(), under seglist_lock */
+/* gc.c: f2fs_gc()'s foreground step, of several sections (gc_pack_sections) */
+int f2fs_gc_pack_batch(struct f2fs_sb_info *sbi, unsigned int segno,
+		       struct gc_inode_list *gc_list, int *more_segs,
+		       int *more_secs);
+/* upstream gc.c, reached by the batch: f2fs_gc()'s steps, as it takes them */
+int f2fs_gc_get_victim(struct f2fs_sb_info *sbi, unsigned int *segno);
+int f2fs_gc_collect_section(struct f2fs_sb_info *sbi, unsigned int segno,
+			    struct gc_inode_list *gc_list);
+unsigned int f2fs_gc_checkpoint_secs(struct f2fs_sb_info *sbi);
+/* segment.h's sec_usage_check(): a section the batch holds */
 bool f2fs_gc_pack_held(struct f2fs_sb_info *sbi, unsigned int secno);
 
 /* super.c and sysfs.c: policy and knobs */

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Packing across sections (gc_pack_sections > 1).
+ *
+ * Per-section packing regroups one inode's blocks only within a victim:
+ * a file spread over 16 victims comes out of foreground GC as 16 runs.
+ * f2fs_gc() hands its foreground victim to f2fs_gc_pack_batch() when its
+ * caller allows it (the sync GC ioctl, f2fs_balance_fs() and the GC
+ * thread; never GC_RANGE, resize or a one_time call, which keep upstream's
+ * rules), and gets back what do_garbage_collect() would have returned for
+ * that victim, plus what the batch freed besides. In between, the batch
+ * collects further victims chosen as f2fs_gc() would (f2fs_gc_get_victim()),
+ * scans each through do_garbage_collect(), where phase 4 queues the blocks
+ * on one gc_pack_ctl (f2fs_gc_pack_begin() joins them), and then migrates
+ * the queue of every section in one pack pass: each inode's blocks of all
+ * the victims in file-offset order. f2fs_gc()'s own loop then checkpoints,
+ * checks free space and goes on by its own rules, as after one section.
+ *
+ * Held sections are published for sec_usage_check(), so that neither GC
+ * nor SSR (nor 7.3's allocator) picks one again before its pass. Writers
+ * may still invalidate a held section's blocks, a checkpoint that does not
+ * take gc_lock may free it and a log reopen it: the pass re-checks every
+ * record (gc_pack_move()), and a section counts as freed only where the
+ * pass moved blocks out of it and left it empty.
+ *
+ * Space: no checkpoint runs inside a batch, and its pass writes the held
+ * blocks and dirties their node pages. A further victim joins only if all
+ * of that fits (gc_batch_fits()); the first is always taken, so at the
+ * limit a batch is one section, as upstream's step.
+ */
+#include <linux/fs.h>
+#include <linux/f2fs_fs.h>
+#include <linux/slab.h>
+
+#include "f2fs/f2fs.h"
+#include "f2fs/segment.h"
+#include "f2fs/gc.h"
+#include "compat.h"
+#include "gc_pack.h"
+#include "gc_pack_internal.h"
+
+void gc_batch_hold(struct f2fs_sb_info *sbi, unsigned int secno)
+{
+	struct f2fs_gc_pack_info *info = &sbi->gc_pack;
+	unsigned int n = info->nr_held;
+
+	WRITE_ONCE(info->held_secnos[n], secno);
+	/* the section is in the array before a reader counts it */
+	smp_store_release(&info->nr_held, n + 1);
+}
+
+bool f2fs_gc_pack_held(struct f2fs_sb_info *sbi, unsigned int secno)
+{
+	struct f2fs_gc_pack_info *info = &sbi->gc_pack;
+	unsigned int n, i;
+
+	/* pairs with gc_batch_hold(): the first n sections are written */
+	n = smp_load_acquire(&info->nr_held);
+
+	for (i = 0; i < n; i++)
+		if (READ_ONCE(info->held_secnos[i]) == secno)
+			return true;
+	return false;
+}
+
+/*
+ * May the victim at @segno join @batch? Its valid blocks join the held
+ * ones only under the record cap, its summaries only up to
+ * GC_PACK_MAX_HELD_SUMS. The pass then needs free sections for the held
+ * data blocks and for the node pages it dirties: the queued runs of each
+ * inode's dnodes, doubled (a run may straddle two), and for the new
+ * victim one per block (one-block files). Two levels must hold:
+ *  - now: once the pass is done, the free sections stay at or above the
+ *    level where f2fs_gc() writes a checkpoint (the writers' dirty pages
+ *    plus NR_GC_CHECKPOINT_SECS, f2fs_gc_checkpoint_secs()); outside
+ *    mode=lfs also above where the allocator turns GC's writes to SSR
+ *    (f2fs_need_SSR()), which would scatter the pass's runs into the next
+ *    victims' holes;
+ *  - later: writers that need no GC keep allocating while the batch is
+ *    held, down to where f2fs_balance_fs() makes them wait for gc_lock,
+ *    the reserved sections; the pass must fit there too, leaving
+ *    NR_GC_CHECKPOINT_SECS for the checkpoint after it.
+ */
+static bool gc_batch_fits(struct gc_pack_ctl *batch, unsigned int segno)
+{
+	struct f2fs_sb_info *sbi = batch->sbi;
+	unsigned int valid = get_valid_blocks(sbi, segno, true);
+	unsigned int blocks = batch->nr_queued + valid;
+	unsigned int nodes = min(2 * batch->nr_node_runs, batch->nr_queued) +
+			     valid;
+	unsigned int need = DIV_ROUND_UP(blocks, CAP_BLKS_PER_SEC(sbi)) +
+			    DIV_ROUND_UP(nodes, CAP_BLKS_PER_SEC(sbi));
+	unsigned int floor = f2fs_gc_checkpoint_secs(sbi);
+
+	if (blocks > batch->max_blocks ||
+	    batch->nr_sums + SEGS_PER_SEC(sbi) > GC_PACK_MAX_HELD_SUMS) {
+		sbi->gc_pack.cap_stops++;
+		return false;
+	}
+	if (!f2fs_lfs_mode(sbi))
+		floor += reserved_sections(sbi) + SM_I(sbi)->min_ssr_sections;
+	if (free_sections(sbi) < floor + need ||
+	    need + NR_GC_CHECKPOINT_SECS > reserved_sections(sbi)) {
+		sbi->gc_pack.space_stops++;
+		return false;
+	}
+	return true;
+}
+
+/* After a victim: may the batch take another one? */
+static bool gc_batch_may_grow(struct gc_pack_ctl *batch,
+			      unsigned int collected)
+{
+	return collected < batch->max_sections && !batch->aborted &&
+	       gc_pack_holding(batch) && !f2fs_cp_error(batch->sbi);
+}
+
+/*
+ * Add @segs freed segments of the section at @segno to the counts,
+ * f2fs_gc()'s way: the section is freed if they were its last valid ones.
+ */
+static void gc_batch_count(struct f2fs_sb_info *sbi, unsigned int segno,
+			   int segs, int *more_segs, int *more_secs)
+{
+	*more_segs += segs;
+	if (segs > 0 && get_valid_blocks(sbi, segno, true) == 0)
+		(*more_secs)++;
+}
+
+/*
+ * f2fs_gc()'s foreground step with the victim at @segno: returns what
+ * do_garbage_collect() returns for it, and sets @more_segs and @more_secs
+ * to the segments and sections freed in further victims.
+ */
+int f2fs_gc_pack_batch(struct f2fs_sb_info *sbi, unsigned int segno,
+		       struct gc_inode_list *gc_list, int *more_segs,
+		       int *more_secs)
+{
+	struct f2fs_gc_pack_info *info = &sbi->gc_pack;
+	unsigned int n = min_t(unsigned int, READ_ONCE(info->max_sections),
+			       GC_PACK_MAX_SECTIONS);
+	unsigned int first = GET_SEC_FROM_SEG(sbi, segno), collected = 1, i;
+	struct gc_pack_section *sec;
+	struct gc_pack_ctl batch;
+	struct blk_plug plug;
+	int seg_freed, ret;
+
+	*more_segs = 0;
+	*more_secs = 0;
+	if (n <= 1 || !READ_ONCE(info->enabled))
+		return f2fs_gc_collect_section(sbi, segno, gc_list);
+
+	memset(&batch, 0, sizeof(batch));
+	batch.secs = kcalloc(n, sizeof(*batch.secs), GFP_NOFS);
+	if (!batch.secs)
+		return f2fs_gc_collect_section(sbi, segno, gc_list);
+	batch.sbi = sbi;
+	batch.gc_type = FG_GC;
+	batch.order = READ_ONCE(info->order);
+	batch.max_blocks = READ_ONCE(info->max_blocks);
+	batch.max_sections = n;
+	batch.batch = true;
+	info->batch = &batch;
+
+	seg_freed = f2fs_gc_collect_section(sbi, segno, gc_list);
+	while (seg_freed >= 0 && gc_batch_may_grow(&batch, collected)) {
+		/* as f2fs_gc() after a foreground section */
+		sbi->cur_victim_sec = NULL_SEGNO;
+		if (f2fs_gc_get_victim(sbi, &segno))
+			break;
+		/* the victim hint may point into a held section */
+		if (gc_pack_section_of(&batch, segno) ||
+		    !gc_batch_fits(&batch, segno)) {
+			sbi->cur_victim_sec = NULL_SEGNO;
+			break;
+		}
+		ret = f2fs_gc_collect_section(sbi, segno, gc_list);
+		if (ret < 0)
+			break;
+		collected++;
+		/* a node section does not join: migrated, counted now */
+		if (!gc_pack_section_of(&batch, segno))
+			gc_batch_count(sbi, segno, ret, more_segs, more_secs);
+	}
+
+	if (gc_pack_holding(&batch)) {
+		blk_start_plug(&plug);
+		batch.submitted = 0;
+		gc_pack_pass(&batch, gc_list,
+			     !batch.aborted && !f2fs_cp_error(sbi));
+		if (batch.submitted)
+			f2fs_submit_merged_write(sbi, DATA);
+		blk_finish_plug(&plug);
+	}
+	if (batch.nr_secs > 1)
+		info->held_sections += batch.nr_secs - 1;
+
+	for (i = 0; i < batch.nr_secs; i++) {
+		sec = &batch.secs[i];
+		if (sec->secno != first)
+			gc_batch_count(sbi, GET_SEG_FROM_SEC(sbi, sec->secno),
+				       sec->segs_freed, more_segs, more_secs);
+		else if (seg_freed >= 0)
+			seg_freed += sec->segs_freed;
+		kfree(sec->segs);
+	}
+	info->batch = NULL;
+	WRITE_ONCE(info->nr_held, 0);
+	kfree(batch.secs);
+	return seg_freed;
+}

@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# The batch's free-space bound at the limit (issue 20, finding 4): one-block
+# files, so that every block the pass moves dirties a node page of its own
+# (its inode), on a volume whose free sections barely take one victim's
+# blocks and nodes. The bound once counted the data blocks alone, at join
+# time: one call with gc_pack_sections 64 moved 6710 blocks and dirtied as
+# many inodes, leaving the checkpoint after it without room (6.1: an oops
+# in update_sit_entry; 6.12: a checkpoint error).
+# Layout: 128 MiB, -s 1, mode=lfs; a filler, then 8192 one-block files
+# written in order (16 sections), every 8th deleted: 16 victims 7/8 valid
+# (448 blocks, 448 inodes each), about 20 free sections.
+# Variants from the same layout: gc_pack_sections 1 and 64, one sync GC
+# call each while a buffered writer keeps writing 24 MiB and fsyncs it
+# (it needs no GC until the free sections run low: it takes them while a
+# batch is held). Each: the call and the writer succeed, the checkpoint
+# after them (sync) sets no checkpoint error, at least one victim is
+# collected; with 64 the batch stops on free space (gc_pack_space_stops)
+# and free sections stay at NR_GC_CHECKPOINT_SECS (3) or more after the
+# checkpoint. Data intact, fsck clean, dmesg clean (finish).
+# vm: -d 2 -s 128M
+set -eu
+. "$REPO/tests/lib/pack.sh"
+
+load_packed
+need_gc_tool
+
+LFS=mode=lfs,background_gc=off
+
+free_secs() {
+	awk -v n="partition info($(basename "$1"))" '
+		/=====\[ partition info\(/ { on = index($0, n) > 0 }
+		on && /^  - Free: / { f = $NF; gsub(/[()]/, "", f) }
+		END { print f }' /sys/kernel/debug/f2fs_packed/status
+}
+
+mkfs_f2fs "$DISK1" -s 1
+mount_fs f2fs_packed "$DISK1" /mnt/l "gc_packing=on,$LFS"
+# leave about 38 free sections: 16 for the files, 22 free after them
+avail=$(($(df -B4096 --output=avail /mnt/l | tail -1)))
+direct_write /mnt/l/filler $(((avail - 38 * 512) * 4))
+mkdir -p /mnt/l/s
+fio --name=s --directory=/mnt/l/s --nrfiles=8192 --filesize=4k --size=32m \
+	--bs=4k --rw=write --direct=1 --file_service_type=sequential \
+	--refill_buffers --eta=never --output=/dev/null ||
+	fail "fio: the one-block files"
+(cd /mnt/l/s && ls | sort -V | awk 'NR % 8 == 0' | xargs rm -f)
+sync
+sha_record /mnt/l /tmp/l.sha
+log "layout: $(find /mnt/l/s -type f | wc -l) one-block files left, $(free_secs "$DISK1") free sections, $(cat "$(sysfs_dev f2fs_packed "$DISK1")/reserved_segments") reserved segments"
+umount /mnt/l
+
+variant() {	# NAME SECTIONS
+	local mnt=/mnt/$1 sys out wpid wrc=0 rc=0 moved
+	dd if="$DISK1" of="$DISK2" bs=1M count=128 conv=fsync status=none
+	mount_fs f2fs_packed "$DISK2" "$mnt" "gc_packing=on,$LFS"
+	sys=$(sysfs_dev f2fs_packed "$DISK2")
+	echo "$2" > "$sys/gc_pack_sections"
+	moved=$(pack_stat "$mnt" moved_blocks_foreground)
+	fio --name=w --filename="$mnt/writer" --size=24m --bs=64k --rw=write \
+		--end_fsync=1 --refill_buffers --eta=never --output=/dev/null &
+	wpid=$!
+	out=$("$GC_TOOL" -q -j -n -d off -c 1 -i 1 "$mnt") || rc=$?
+	wait "$wpid" || wrc=$?
+	sync
+	eval "${1}_ok=$(json_field "$out" successes) ${1}_rc=$rc ${1}_wrc=$wrc"
+	eval "${1}_moved=$(($(pack_stat "$mnt" moved_blocks_foreground) - moved))"
+	eval "${1}_free=$(free_secs "$DISK2") ${1}_stops=$(cat "$sys/gc_pack_space_stops")"
+	eval "${1}_cperr=0"
+	cp_error "$mnt" && eval "${1}_cperr=1"
+	log "$1: gc exit $rc ($(echo "$out" | tr -d '\n ' | cut -c1-120)), writer exit $wrc, moved $(eval echo "\$${1}_moved"), free sections after sync $(eval echo "\$${1}_free"), space stops $(eval echo "\$${1}_stops"), held $(cat "$sys/gc_pack_held_sections")"
+	rm -f "$mnt/writer"
+	check "$1: data intact" sha_verify "$mnt" /tmp/l.sha
+	umount_fsck "$DISK2" "$mnt"
+}
+
+variant one 1
+variant multi 64
+
+# shellcheck disable=SC2154
+{
+for v in one multi; do
+	eval "ok=\$${v}_ok rc=\$${v}_rc wrc=\$${v}_wrc cperr=\$${v}_cperr moved=\$${v}_moved"
+	check "$v: the GC call succeeded ($rc, $ok)" test "$rc" -eq 0 -a "$ok" -eq 1
+	check "$v: the writer succeeded ($wrc)" test "$wrc" -eq 0
+	check "$v: no checkpoint error" test "$cperr" -eq 0
+	check "$v: a victim collected ($moved blocks moved)" test "$moved" -ge 448
+done
+check "multi: the batch stopped on free space ($multi_stops)" test "$multi_stops" -ge 1
+check "multi: free sections after the checkpoint >= 3 ($multi_free)" test "$multi_free" -ge 3
+}
+finish
