@@ -8,7 +8,7 @@
 # mapped the next victim's first segments onto the first victim (the
 # records were counted as belonging to it): a WARN in the pass, blocks
 # never moved, sections not freed.
-# Layout: 128 MiB, -s 4 (8 MiB sections), 16 files x 2 MiB written 4 KiB
+# Layout: 512 MiB, -s 4 (8 MiB sections), 16 files x 2 MiB written 4 KiB
 # at a time round-robin, every other one deleted: 4 half-valid victims.
 # One sync GC call with gc_pack_sections 16 after the hint is left:
 #  - every record of the pass moved or found stale, none lost
@@ -16,7 +16,7 @@
 #  - every victim the call selected emptied, and f2fs_gc_end's sec_freed
 #    equals the victims emptied
 # Data intact, fsck clean, dmesg clean: no WARN (finish).
-# vm: -d 1 -s 128M
+# vm: -d 1 -s 512M
 set -eu
 . "$REPO/tests/lib/pack.sh"
 
