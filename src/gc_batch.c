@@ -28,6 +28,7 @@
  * of that fits (gc_batch_fits()); the first is always taken, so at the
  * limit a batch is one section, as upstream's step.
  */
+#include <linux/freezer.h>
 #include <linux/fs.h>
 #include <linux/f2fs_fs.h>
 #include <linux/slab.h>
@@ -67,9 +68,11 @@ bool f2fs_gc_pack_held(struct f2fs_sb_info *sbi, unsigned int secno)
  * May the victim at @segno join @batch? Its valid blocks join the held
  * ones only under the record cap, its summaries only up to
  * GC_PACK_MAX_HELD_SUMS. The pass then needs free sections for the held
- * data blocks and for the node pages it dirties: the queued runs of each
- * inode's dnodes, doubled (a run may straddle two), and for the new
- * victim one per block (one-block files). Two levels must hold:
+ * data blocks and for the node pages it dirties: each queued inode's own
+ * page (its extent cache changes) and the queued runs of its dnodes,
+ * doubled (a run may straddle two); for the new victim, unscanned, two
+ * per block (one-block files whose block sits in a dnode). Two levels
+ * must hold:
  *  - now: once the pass is done, the free sections stay at or above the
  *    level where f2fs_gc() writes a checkpoint (the writers' dirty pages
  *    plus NR_GC_CHECKPOINT_SECS, f2fs_gc_checkpoint_secs()); outside
@@ -86,8 +89,8 @@ static bool gc_batch_fits(struct gc_pack_ctl *batch, unsigned int segno)
 	struct f2fs_sb_info *sbi = batch->sbi;
 	unsigned int valid = get_valid_blocks(sbi, segno, true);
 	unsigned int blocks = batch->nr_queued + valid;
-	unsigned int nodes = min(2 * batch->nr_node_runs, batch->nr_queued) +
-			     valid;
+	unsigned int nodes = batch->nr_inodes + 2 * batch->nr_node_runs +
+			     2 * valid;
 	unsigned int need = DIV_ROUND_UP(blocks, CAP_BLKS_PER_SEC(sbi)) +
 			    DIV_ROUND_UP(nodes, CAP_BLKS_PER_SEC(sbi));
 	unsigned int floor = f2fs_gc_checkpoint_secs(sbi);
@@ -107,12 +110,16 @@ static bool gc_batch_fits(struct gc_pack_ctl *batch, unsigned int segno)
 	return true;
 }
 
-/* After a victim: may the batch take another one? */
+/*
+ * After a victim: may the batch take another one? Not once the task is
+ * being frozen: f2fs_gc() stops between sections there.
+ */
 static bool gc_batch_may_grow(struct gc_pack_ctl *batch,
 			      unsigned int collected)
 {
 	return collected < batch->max_sections && !batch->aborted &&
-	       gc_pack_holding(batch) && !f2fs_cp_error(batch->sbi);
+	       gc_pack_holding(batch) && !f2fs_cp_error(batch->sbi) &&
+	       !freezing(current);
 }
 
 /*
@@ -145,6 +152,7 @@ int f2fs_gc_pack_batch(struct f2fs_sb_info *sbi, unsigned int segno,
 	struct blk_plug plug;
 	int seg_freed, ret;
 
+	lockdep_assert_held_write(&sbi->gc_lock.internal_rwsem);
 	*more_segs = 0;
 	*more_secs = 0;
 	if (n <= 1 || !READ_ONCE(info->enabled))
@@ -163,24 +171,31 @@ int f2fs_gc_pack_batch(struct f2fs_sb_info *sbi, unsigned int segno,
 	info->batch = &batch;
 
 	seg_freed = f2fs_gc_collect_section(sbi, segno, gc_list);
+	/*
+	 * cur_victim_sec stays on the last victim, held already, until the
+	 * next selection moves it: f2fs_gc() clears it after this step.
+	 */
 	while (seg_freed >= 0 && gc_batch_may_grow(&batch, collected)) {
-		/* as f2fs_gc() after a foreground section */
-		sbi->cur_victim_sec = NULL_SEGNO;
 		if (f2fs_gc_get_victim(sbi, &segno))
 			break;
 		/* the victim hint may point into a held section */
 		if (gc_pack_section_of(&batch, segno) ||
-		    !gc_batch_fits(&batch, segno)) {
-			sbi->cur_victim_sec = NULL_SEGNO;
+		    !gc_batch_fits(&batch, segno))
 			break;
-		}
 		ret = f2fs_gc_collect_section(sbi, segno, gc_list);
 		if (ret < 0)
 			break;
 		collected++;
-		/* a node section does not join: migrated, counted now */
-		if (!gc_pack_section_of(&batch, segno))
+		/*
+		 * A node section does not join: migrated and counted now. It
+		 * ends the batch, which would pick it again if not freed.
+		 */
+		if (!gc_pack_section_of(&batch, segno)) {
 			gc_batch_count(sbi, segno, ret, more_segs, more_secs);
+			break;
+		}
+		/* segments freed outside the pack pass (a checkpoint error) */
+		*more_segs += ret;
 	}
 
 	if (gc_pack_holding(&batch)) {

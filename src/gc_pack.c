@@ -190,15 +190,19 @@ bool f2fs_gc_pack_queue(struct gc_pack_ctl *pack,
 	b->bidx = bidx;
 	/*
 	 * The node pages the pass will dirty, for the batch's space bound:
-	 * a new run where the inode's previous record is in another
-	 * dnode-sized span of the file (a span straddles two node pages at
-	 * most, which the bound doubles for).
+	 * the inode's own (a move updates its extent cache, which dirties
+	 * it), and a new run where the inode's previous record is in another
+	 * dnode-sized span of the file (a span straddles two dnodes at most,
+	 * which the bound doubles for).
 	 */
-	if (list_empty(&ie->gc_pack_blocks) ||
-	    list_last_entry(&ie->gc_pack_blocks, struct gc_pack_block,
-			    list)->bidx / ADDRS_PER_BLOCK(inode) !=
-	    bidx / ADDRS_PER_BLOCK(inode))
+	if (list_empty(&ie->gc_pack_blocks)) {
+		pack->nr_inodes++;
 		pack->nr_node_runs++;
+	} else if (list_last_entry(&ie->gc_pack_blocks, struct gc_pack_block,
+				   list)->bidx / ADDRS_PER_BLOCK(inode) !=
+		   bidx / ADDRS_PER_BLOCK(inode)) {
+		pack->nr_node_runs++;
+	}
 	list_add_tail(&b->list, &ie->gc_pack_blocks);
 
 	pack->nr_queued++;
@@ -217,16 +221,33 @@ static int gc_pack_cmp_offset(void *priv, const struct list_head *a,
 	return x < y ? -1 : x > y;
 }
 
+/* Does the SIT still count the block valid? As gc.c's check_valid_map(). */
+static bool gc_pack_block_valid(struct f2fs_sb_info *sbi,
+				struct gc_pack_block *b)
+{
+	struct sit_info *sit_i = SIT_I(sbi);
+	bool valid;
+
+	down_read(&sit_i->sentry_lock);
+	valid = f2fs_test_bit(GET_BLKOFF_FROM_SEG0(sbi, b->blkaddr),
+			      get_seg_entry(sbi,
+					    GET_SEGNO(sbi, b->blkaddr))->cur_valid_map);
+	up_read(&sit_i->sentry_lock);
+	return valid;
+}
+
 /*
  * 1 if the block was moved, 0 if it died meanwhile or was skipped. The
  * check is phase 4's, against the live summary entry: f2fs_replace_block()
  * (collapse/insert range, move_range, atomic commit) gives a block another
  * node or owner without moving it, and rewrites only that entry. A record
  * is re-checked later than phase 4 would have: its section may have been
- * emptied by writers, freed by a checkpoint and reopened by a log, its
- * dnode's nid freed and reused. An open log's blocks are not GC's, and a
- * node version other than the entry's is a stale entry, not the
- * corruption is_alive() would flag.
+ * emptied by writers, freed by a checkpoint and reopened by a log, whose
+ * summary entries then live in the log, not in the held page. A block the
+ * SIT no longer counts valid is skipped before is_alive() reads a node
+ * its stale entry may name (a nid freed and reused: a version mismatch
+ * that is staleness, not the corruption is_alive() would flag), and an
+ * open log's blocks are not GC's.
  */
 static int gc_pack_move(struct gc_pack_ctl *pack,
 			struct gc_inode_list *gc_list, struct gc_pack_block *b)
@@ -247,9 +268,7 @@ static int gc_pack_move(struct gc_pack_ctl *pack,
 	if (WARN_ON_ONCE(!seg || !seg->entries))
 		return 0;
 	entry = &seg->entries[off];
-	if (IS_CURSEC(sbi, sec->secno) ||
-	    f2fs_get_node_info(sbi, le32_to_cpu(entry->nid), &dni, false) ||
-	    dni.version != entry->version ||
+	if (IS_CURSEC(sbi, sec->secno) || !gc_pack_block_valid(sbi, b) ||
 	    !is_alive(sbi, entry, &dni, b->blkaddr, &nofs)) {
 		sbi->gc_pack.stale++;
 		return 0;
@@ -269,8 +288,9 @@ static int gc_pack_move(struct gc_pack_ctl *pack,
  * Each awaiting segment had all its records in the queue just emptied:
  * count the ones that are free now, exactly as gc.c's in-loop check would
  * have after phase 4, and let their summary pages go. A batch held its
- * sections long enough for writers to empty one: it counts only the
- * segments its passes moved blocks out of.
+ * further sections long enough for writers to empty one: there it counts
+ * only the segments its passes moved blocks out of; its first section
+ * counts as a section alone would.
  */
 static void gc_pack_count_freed(struct gc_pack_ctl *pack)
 {
@@ -287,7 +307,7 @@ static void gc_pack_count_freed(struct gc_pack_ctl *pack)
 			if (!seg->sum_page)
 				continue;
 			if (get_valid_blocks(sbi, first + i, false) == 0 &&
-			    (!pack->batch || seg->moved))
+			    (!pack->batch || j == 0 || seg->moved))
 				sec->segs_freed++;
 			put_page(seg->sum_page);
 			seg->sum_page = NULL;
@@ -341,6 +361,7 @@ void gc_pack_pass(struct gc_pack_ctl *pack,
 	if (!migrate)
 		pack->aborted = true;
 	pack->nr_queued = 0;
+	pack->nr_inodes = 0;
 	pack->nr_node_runs = 0;
 	gc_pack_count_freed(pack);
 	/* the sections whose scan is over are done; the current one is not */
@@ -404,6 +425,12 @@ void f2fs_gc_pack_end(struct gc_pack_ctl *pack,
 	struct gc_pack_section *sec = &pack->secs[pack->nr_secs - 1];
 
 	sec->scanned = true;
+	/*
+	 * The in-section hint would resume the next FG_GC after segments
+	 * whose records were dropped: search again instead.
+	 */
+	if (pack->aborted && __is_large_section(sbi))
+		sbi->next_victim_seg[pack->gc_type] = NULL_SEGNO;
 	/* a batch's sections wait for its pass (f2fs_gc_pack_batch()) */
 	if (pack->batch) {
 		pack->segs_freed = 0;
@@ -412,11 +439,6 @@ void f2fs_gc_pack_end(struct gc_pack_ctl *pack,
 
 	if (!pack->aborted)
 		gc_pack_pass(pack, gc_list, !f2fs_cp_error(sbi));
-
-	/*
-	 * The in-section hint would resume the next FG_GC after segments
-	 * whose records were dropped: search again instead.
-	 */
 	if (pack->aborted && __is_large_section(sbi))
 		sbi->next_victim_seg[pack->gc_type] = NULL_SEGNO;
 	pack->segs_freed = sec->segs_freed;

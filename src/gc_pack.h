@@ -127,6 +127,7 @@ struct gc_pack_ctl {
 	struct gc_pack_section one;	/* secs of a single section */
 	unsigned int nr_secs;
 	unsigned int nr_queued;
+	unsigned int nr_inodes;		/* inodes with queued records */
 	unsigned int nr_node_runs;	/* queued runs of one inode's dnode */
 	unsigned int nr_sums;		/* summary pages held */
 	int submitted;			/* writes issued by pack passes */

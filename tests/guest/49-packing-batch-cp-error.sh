@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # A checkpoint error while one sync GC call holds the records of several
-# victim sections (issue 13: every early exit drops or migrates all held
-# records, for every held section). A GC_RANGE call with
-# gc_pack_sections=16 over three consecutive one-segment sections S0..S2
-# (-s 1), each about half valid: file a (64 blocks) opens S0, eleven
-# 64-block files of d/ survive in the rest. The volume is a dm linear
+# victim sections (every early exit drops or migrates all held records,
+# for every held section). A sync GC call with gc_pack_sections=16 whose
+# only victims are three consecutive one-segment sections S0..S2 (-s 1),
+# each half valid, which greedy selection takes in that order (equal
+# costs, searched from the volume's start): file a (64 blocks) opens S0,
+# eleven 64-block files of d/ survive in the rest. The volume is a dm linear
 # device mounted nobarrier; one block goes through a second dm device,
 # suspended to hold the call at a known point (as in test 46):
 #  - in the pack pass: a's first block, rewritten in place, stays under
@@ -13,9 +14,10 @@
 #    moves, with the records of all three sections queued;
 #  - between sections: the summary block of S2; the call waits reading
 #    it, with S0's and S1's records held, before S2 joins the batch.
-#    Resumed, S2 joins and its f2fs_gc_pack_end() drops the records;
+#    Resumed, S2 joins with nothing queued (the checkpoint error) and the
+#    batch's pass drops the records;
 #  - the same, but the held read fails (dm error target): S2 never joins,
-#    the call's exit, f2fs_gc_pack_batch_end(), drops them.
+#    and the batch's pass drops them.
 # Held there, f2fs_io shutdown 2 (no flush) sets the checkpoint error
 # (its superblock commit flushes, and waits on the suspended device too),
 # then the device is resumed. Checked each time: the call ends, no
@@ -105,11 +107,11 @@ counters() {	# PREFIX: PREFIX_dropped, _blocks, _stale, _held now
 	eval "${1}_held=$(pack_stat "$MNT" gc_pack_held_sections)"
 }
 
-# start_gc: the GC_RANGE call over S0..S2, 16 sections per call, in the
-# background (GC).
+# start_gc: the sync GC call, 16 sections per call, in the background
+# (GC). GC_RANGE would not batch: it keeps upstream's section-by-section
+# progress.
 start_gc() {
-	"$GC_TOOL" -q -j -n -d off -S 16 -r "$S0BLK:$((3 * 512 - 1))" -c 1 -i 1 \
-		"$MNT" > /tmp/gc.json 2>&1 &
+	"$GC_TOOL" -q -j -n -d off -S 16 -c 1 -i 1 "$MNT" > /tmp/gc.json 2>&1 &
 	GC=$!
 }
 
@@ -200,9 +202,9 @@ recover pass
 ## held between sections #######################################################
 # S2's summary block is read from the disk when S2 is collected: the
 # caches dropped, it goes through the hold device. Resumed, the read
-# completes, S2 joins the batch and its scan (f2fs_gc_pack_end()) drops
-# the records; failed (dm error target), S2 never joins and the call's
-# exit (f2fs_gc_pack_batch_end()) drops them.
+# completes, S2 joins the batch with nothing queued (its scan sees the
+# checkpoint error) and the batch's pass drops the records; failed (dm
+# error target), S2 never joins and the batch's pass drops them.
 between() {	# WHAT [error]
 	local ssa held_records queued dropped moved stale held peak
 	layout
