@@ -69,10 +69,9 @@ bool f2fs_gc_pack_held(struct f2fs_sb_info *sbi, unsigned int secno)
  * ones only under the record cap, its summaries only up to
  * GC_PACK_MAX_HELD_SUMS. The pass then needs free sections for the held
  * data blocks and for the node pages it dirties: each queued inode's own
- * page (its extent cache changes) and the queued runs of its dnodes,
- * doubled (a run may straddle two); for the new victim, unscanned, two
- * per block (one-block files whose block sits in a dnode). Two levels
- * must hold:
+ * page (its extent cache changes) and one per queued run of records in
+ * one direct node; for the new victim, unscanned, two per block (its
+ * inode and a direct node). Two levels must hold:
  *  - now: once the pass is done, the free sections stay at or above the
  *    level where f2fs_gc() writes a checkpoint (the writers' dirty pages
  *    plus NR_GC_CHECKPOINT_SECS, f2fs_gc_checkpoint_secs()); outside
@@ -89,7 +88,7 @@ static bool gc_batch_fits(struct gc_pack_ctl *batch, unsigned int segno)
 	struct f2fs_sb_info *sbi = batch->sbi;
 	unsigned int valid = get_valid_blocks(sbi, segno, true);
 	unsigned int blocks = batch->nr_queued + valid;
-	unsigned int nodes = batch->nr_inodes + 2 * batch->nr_node_runs +
+	unsigned int nodes = batch->nr_inodes + batch->nr_dnode_runs +
 			     2 * valid;
 	unsigned int need = DIV_ROUND_UP(blocks, CAP_BLKS_PER_SEC(sbi)) +
 			    DIV_ROUND_UP(nodes, CAP_BLKS_PER_SEC(sbi));

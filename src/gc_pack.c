@@ -163,6 +163,18 @@ bool f2fs_gc_pack_active(struct gc_pack_ctl *pack)
 }
 
 /*
+ * Which of @inode's node pages holds the address of its block @bidx: 0 the
+ * inode itself, then its direct nodes in file order, each covering
+ * ADDRS_PER_BLOCK blocks (f2fs_start_bidx_of_node()'s layout).
+ */
+static pgoff_t gc_pack_dnode_of(struct inode *inode, pgoff_t bidx)
+{
+	if (bidx < ADDRS_PER_INODE(inode))
+		return 0;
+	return 1 + (bidx - ADDRS_PER_INODE(inode)) / ADDRS_PER_BLOCK(inode);
+}
+
+/*
  * Queue the block at @blkaddr of @inode, which phase 4 found on @gc_list.
  * False when there is no record for it: the caller migrates the block at
  * once, as phase 4 would, so memory pressure costs the packing of that
@@ -191,17 +203,17 @@ bool f2fs_gc_pack_queue(struct gc_pack_ctl *pack,
 	/*
 	 * The node pages the pass will dirty, for the batch's space bound:
 	 * the inode's own (a move updates its extent cache, which dirties
-	 * it), and a new run where the inode's previous record is in another
-	 * dnode-sized span of the file (a span straddles two dnodes at most,
-	 * which the bound doubles for).
+	 * it, and the inode holds the file's first addresses), and one per
+	 * run of the inode's records in one of its dnodes.
 	 */
 	if (list_empty(&ie->gc_pack_blocks)) {
 		pack->nr_inodes++;
-		pack->nr_node_runs++;
-	} else if (list_last_entry(&ie->gc_pack_blocks, struct gc_pack_block,
-				   list)->bidx / ADDRS_PER_BLOCK(inode) !=
-		   bidx / ADDRS_PER_BLOCK(inode)) {
-		pack->nr_node_runs++;
+		if (gc_pack_dnode_of(inode, bidx))
+			pack->nr_dnode_runs++;
+	} else if (gc_pack_dnode_of(inode, bidx) !=
+		   gc_pack_dnode_of(inode, list_last_entry(&ie->gc_pack_blocks,
+					struct gc_pack_block, list)->bidx)) {
+		pack->nr_dnode_runs++;
 	}
 	list_add_tail(&b->list, &ie->gc_pack_blocks);
 
@@ -362,7 +374,7 @@ void gc_pack_pass(struct gc_pack_ctl *pack,
 		pack->aborted = true;
 	pack->nr_queued = 0;
 	pack->nr_inodes = 0;
-	pack->nr_node_runs = 0;
+	pack->nr_dnode_runs = 0;
 	gc_pack_count_freed(pack);
 	/* the sections whose scan is over are done; the current one is not */
 	for (i = 0; i < pack->nr_secs; i++) {

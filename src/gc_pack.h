@@ -128,7 +128,7 @@ struct gc_pack_ctl {
 	unsigned int nr_secs;
 	unsigned int nr_queued;
 	unsigned int nr_inodes;		/* inodes with queued records */
-	unsigned int nr_node_runs;	/* queued runs of one inode's dnode */
+	unsigned int nr_dnode_runs;	/* queued runs of one direct node */
 	unsigned int nr_sums;		/* summary pages held */
 	int submitted;			/* writes issued by pack passes */
 	int segs_freed;			/* single section: what the passes emptied */

@@ -7,9 +7,9 @@
 # time: one call with gc_pack_sections 64 moved 6710 blocks and dirtied as
 # many inodes, leaving the checkpoint after it without room (6.1: an oops
 # in update_sit_entry; 6.12: a checkpoint error).
-# Layout: 256 MiB, -s 1, mode=lfs; a filler, then 8192 one-block files
-# written in order (16 sections), every 8th deleted: 16 victims 7/8 valid
-# (448 blocks, 448 inodes each), about 20 free sections.
+# Layout: 128 MiB, -s 1, mode=lfs; one-block files written in order until
+# the user space is full, every 8th deleted: victims 7/8 valid (448
+# blocks, 448 inodes each), the free sections about the overprovision.
 # Variants from the same layout: gc_pack_sections 1 and 64, one sync GC
 # call each while a buffered writer keeps writing 16 MiB and fsyncs it
 # (it needs no GC until the free sections run low: it takes them while a
@@ -18,7 +18,7 @@
 # collected; with 64 the batch stops on free space (gc_pack_space_stops)
 # and free sections stay at NR_GC_CHECKPOINT_SECS (3) or more after the
 # checkpoint. Data intact, fsck clean, dmesg clean (finish).
-# vm: -d 2 -s 256M
+# vm: -d 2 -s 128M
 set -eu
 . "$REPO/tests/lib/pack.sh"
 
@@ -36,15 +36,14 @@ free_secs() {
 
 mkfs_f2fs "$DISK1" -s 1
 mount_fs f2fs_packed "$DISK1" /mnt/l "gc_packing=on,$LFS"
-# leave about 56 free sections: 16 for the files' data, 16 for their
-# inodes, about 22 free after them
-avail=$(($(df -B4096 --output=avail /mnt/l | tail -1)))
-direct_write /mnt/l/filler $(((avail - 56 * 512) * 4))
+# one-block files until the user space is full (fio stops on ENOSPC)
 mkdir -p /mnt/l/s
-fio --name=s --directory=/mnt/l/s --nrfiles=8192 --filesize=4k --size=32m \
+fio --name=s --directory=/mnt/l/s --nrfiles=12288 --filesize=4k --size=48m \
 	--bs=4k --rw=write --direct=1 --file_service_type=sequential \
-	--refill_buffers --eta=never --output=/dev/null ||
-	fail "fio: the one-block files"
+	--refill_buffers --eta=never --output=/dev/null > /dev/null 2>&1 || :
+must "layout: at least 4096 one-block files" \
+	test "$(find /mnt/l/s -type f -size 4k | wc -l)" -ge 4096
+find /mnt/l/s -type f ! -size 4k -delete
 (cd /mnt/l/s && ls | sort -V | awk 'NR % 8 == 0' | xargs rm -f)
 sync
 sha_record /mnt/l /tmp/l.sha
@@ -53,7 +52,7 @@ umount /mnt/l
 
 variant() {	# NAME SECTIONS
 	local mnt=/mnt/$1 sys out wpid wrc=0 rc=0 moved
-	dd if="$DISK1" of="$DISK2" bs=1M count=256 conv=fsync status=none
+	dd if="$DISK1" of="$DISK2" bs=1M count=128 conv=fsync status=none
 	mount_fs f2fs_packed "$DISK2" "$mnt" "gc_packing=on,$LFS"
 	sys=$(sysfs_dev f2fs_packed "$DISK2")
 	echo "$2" > "$sys/gc_pack_sections"
