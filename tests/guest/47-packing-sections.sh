@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# Packing across the sections one sync GC call collects (issue 13,
+# Packing across the sections one sync GC call collects (the knob
 # gc_pack_sections). Default sections (mkfs.f2fs -s 1): 64 files x 128 KiB
 # written 4 KiB at a time round-robin, every even one deleted, so each of
 # the 32 survivors has 8 blocks in each of 4 half-valid victim sections.

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # A checkpoint error while one sync GC call holds the records of several
-# victim sections (issue 13: every early exit drops or migrates all held
+# victim sections (the batch's rule: every early exit drops or migrates all held
 # records, for every held section). A GC_RANGE call with
 # gc_pack_sections=16 over three consecutive one-segment sections S0..S2
 # (-s 1), each about half valid: file a (64 blocks) opens S0, eleven
