@@ -8,7 +8,8 @@
 # stock f2fs name the rename rules leave (a new kthread, as a later release
 # might add); each stops with a message that says what to do. And a KSRC
 # import works, is renamed, records its origin, and is a no-op the second
-# time; IMPORT_TRAIL=1 leaves a git trail of its steps, also when a
+# time; scripts/refresh of the unchanged tree gives its patches back;
+# IMPORT_TRAIL=1 leaves a git trail of its steps, also when a
 # patch fails. The kernel tree is extracted once, only the members the import
 # reads.
 set -eu
@@ -160,6 +161,14 @@ check "fs type and printk prefix renamed" \
 	sh -c "grep -q 'name.*= \"f2fs_packed\",' '$repo/src/f2fs/super.c' &&
 		grep -q 'F2FS_PACKED-fs (' '$repo/src/f2fs/super.c'"
 check "f2fs sources landed in src/f2fs" test -f "$repo/src/f2fs/super.c"
+# scripts/refresh on the unchanged import writes the first two patches
+# back byte for byte: git's headers, index lines, the function after @@.
+cp scripts/refresh "$repo/scripts/"
+for p in $(grep -v '^#' "$repo/patches/$series/series" | head -2); do
+	cp "$repo/patches/$series/$p" "$tmp/$p.orig"
+	check "scripts/refresh $p of the unchanged tree rewrites it byte for byte" \
+		sh -c "'$repo/scripts/refresh' '$p' > /dev/null && cmp '$tmp/$p.orig' '$repo/patches/$series/$p'"
+done
 npatches=$(grep -cv '^#' "$repo/patches/$series/series")
 rm -f "$tmp/out"
 check "IMPORT_TRAIL=1 import works and prints its trail" \
