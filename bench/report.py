@@ -14,22 +14,9 @@ disk's /sys/block/<dev>/stat before and after.
 Extents are counted from the filefrag -v maps as maximal runs of blocks
 that are contiguous both in the file and on disk, so that the achieved
 figure and the two ideals are counted the same way (filefrag's own count
-is kept beside it).
-
-The ideals, for one variant, from the layout before GC and the set of
-migrated blocks (those of the counted files whose address changed):
-  per-section ideal: the fewest extents any placement could give when each
-    victim section is migrated on its own, i.e. a file's blocks that left
-    the same victim section form one run (in file order) and runs from
-    different sections never join; unmoved blocks keep their address.
-    Counted as the maximal ranges of file offsets whose blocks either all
-    stayed in place and are physically contiguous, or were all migrated
-    out of the same victim section.
-  global ideal: one run per maximal range of consecutive migrated blocks
-    of a file, wherever they came from; the same count with "out of the
-    same victim section" relaxed to "migrated".
-Packing efficiency = achieved reduction / ideal reduction
-  = (before - after) / (before - ideal).
+is kept beside it). What each figure means (the ideals, efficiency, ...)
+is defined once, in bench/RESULTS.md, "Definitions", which the report
+copies into results.json and results.md.
 """
 import json
 import os
@@ -648,7 +635,7 @@ def markdown(res):
                 and all(v['fsck_fail_lines'] and all(known in ln for ln in v['fsck_fail_lines'])
                         for n, v in w['variants'].items() if n in unclean)):
             # zone capacity below zone size: f2fs-tools 1.15's known
-            # mismatch (README, "On SMR/ZNS (zoned) drives"), stock alike
+            # mismatch (docs/zoned.md, "Known limits"), stock alike
             notes.append('fsck.f2fs reports only "' + known + ' [Fail]" after: '
                          + ', '.join(unclean) + ' (stock included): f2fs-tools 1.15 counts '
                          'the unusable tail of each zone (capacity < size) as free')
@@ -698,7 +685,7 @@ def markdown(res):
                         f"{fmt(v['gc_successes'])} successes")
             L.append(f"| {wname} | {seedv} | {seedv} | {sf(off)} | {sf(on)} |")
     L.append('')
-    L.append("The seed's extents-before figures equal files x blocks of the brief's file "
+    L.append("The seed's extents-before figures equal files x blocks of its own file "
              "counts (64 x 1024, 128 x 64), i.e. they count as many files as were written; "
              "we delete half the files before GC and count the survivors, so our before "
              "figures are half the seed's; compare the percentages.")
@@ -711,49 +698,38 @@ def markdown(res):
     return '\n'.join(L)
 
 
-DEFINITIONS = {
-    'extents': 'maximal runs of blocks contiguous both in file offset and on disk (from '
-               'filefrag -v), summed over the counted files; filefrag\'s own counts are '
-               'in results.json (filefrag_extents_*).',
-    'migrated block': 'a block of a counted file whose disk address differs after GC; its '
-                      'victim section is the section it was in before GC.',
-    'per-section ideal': 'the fewest extents any placement could give when each victim '
-                         'section is migrated on its own: the blocks a file had in one victim '
-                         'section form one run in file order, runs from different sections '
-                         'never join, unmoved blocks stay put. Counted as the maximal ranges '
-                         'of file offsets whose blocks either all stayed and are physically '
-                         'contiguous, or all left the same victim section.',
-    'global ideal': 'one run per maximal range of consecutive migrated blocks of a file, '
-                    'wherever they came from (the layout a GC that saw all victims at once, '
-                    'or writeback after background GC, could reach).',
-    'efficiency': 'achieved reduction / ideal reduction = (before - after) / (before - ideal).',
-    'blocks moved': 'growth of moved_blocks_foreground + moved_blocks_background (sysfs, '
-                    'move_blks): f2fs counts every valid block, data or node, that GC sets '
-                    'out to migrate (debugfs calls it "Try to move"), so a block tried again '
-                    'in a later pass counts again.',
-    'write amplification': 'rewrite workload: (hot blocks written + blocks moved) / hot '
-                           'blocks written.',
-    'GC calls': 'ioctl calls made by f2fs-gc (successes in brackets); for the rewrite '
-                'workload and gc_urgent, growth of gc_foreground_calls / gc_background_calls.',
-    'secs freed': 'free sections after GC - before (f2fs-gc, or debugfs Free for '
-                  'background and natural GC); seg_freed / sec_freed in results.json are '
-                  'sums over the f2fs_gc_end trace events.',
-    'CPs': 'checkpoints during GC: growth of cp_foreground_calls + cp_background_calls.',
-    'skipped_gc_rwsem': 'not reported: Linux 6.1 keeps it per f2fs_gc() call only (no '
-                        'sysfs, debugfs or trace field); null in results.json.',
-    'peak queued': 'gc_pack_peak_queued: the most packing records held at once.',
-    'peak record memory': 'peak queued x record bytes (the object size of the '
-                          'f2fs_packed_gc_pack_block slab, from debugfs status): the most '
-                          'memory the packing queue held; max records is gc_pack_max_blocks, '
-                          'whose default is one section\'s blocks within 1/128 of RAM.',
-    'GC CPU s': 'user + sys time of the f2fs-gc process (the ioctl runs in its context); '
-                'for gc_urgent and the rewrite workload, CPU time of the GC kthread '
-                '(foreground GC in the writers\' f2fs_balance_fs() counts in writer CPU).',
-    'read-back': 'after GC, the volume is copied to a disk throttled by QEMU to a fixed '
-                 'IOPS budget (throttling.iops-total) and every counted-or-not file read once '
-                 'with bench/readback.fio (1 MiB O_DIRECT, sequential); read I/Os and average '
-                 'request size from /sys/block/<dev>/stat, throughput from fio.',
-}
+RESULTS_MD = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'RESULTS.md')
+
+
+def load_definitions(path=RESULTS_MD):
+    """The metric definitions: the '## Definitions' list of bench/RESULTS.md,
+    its one copy ('- **name**: text' items, continuation lines indented),
+    up to its first subsection. Exits when there is none, so a report is
+    never written without them."""
+    defs, key = {}, None
+    try:
+        with open(path) as f:
+            lines = f.read().split('\n')
+    except OSError as e:
+        sys.exit(f'report.py: the metric definitions: {e}')
+    try:
+        start = lines.index('## Definitions') + 1
+    except ValueError:
+        sys.exit(f'report.py: no "## Definitions" section in {path}')
+    for line in lines[start:]:
+        if line.startswith('#'):
+            break
+        m = re.match(r'^- \*\*(.+?)\*\*: (.*)$', line)
+        if m:
+            key = m.group(1)
+            defs[key] = m.group(2)
+        elif key and line.startswith('  ') and line.strip():
+            defs[key] += ' ' + line.strip()
+        elif not line.strip():
+            key = None
+    if not defs:
+        sys.exit(f'report.py: no definitions in the "## Definitions" section of {path}')
+    return defs
 
 
 def plots(res, allmaps, outdir):
@@ -1211,7 +1187,7 @@ def cost_markdown(cost):
                          f"{fmt(cp.get('latency_p99_ratio'))} | {fmt(v['peak_queued'])} |")
         L.append('')
         L.append('Legacy = packing off (f2fs_packed, the same code as stock); "vs legacy" '
-                 'divides the means. Goals (issue 13): offset <= 1.05 x legacy '
+                 'divides the means. Goals: offset <= 1.05 x legacy '
                  'instructions per moved block, p99 <= 1.1 x legacy. The sections variant '
                  'packs up to gc_pack_sections victims per call: fewer, longer calls.')
     shares = [f"{cn} {vn} {fmt_list(v['other_tasks_share'], fmt_spread)}"
@@ -1357,7 +1333,7 @@ def main():
         'host': {k: num(v) if num(v) is not None else v for k, v in host.items()},
         'workloads': {},
         'seed': SEED,
-        'definitions': DEFINITIONS,
+        'definitions': load_definitions(),
     }
     allmaps = {}
     for wname in sorted(os.listdir(raw)):

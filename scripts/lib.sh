@@ -276,3 +276,52 @@ check_dkms_conf() {
 		return 1
 	}
 }
+
+# makefile_objects FILE PREFIX STRIP: the objects of module PREFIX
+# ("f2fs" for fs/f2fs/Makefile, "f2fs_packed" for our Kbuild) as sorted
+# "<condition> <object>" lines, condition "y" or the CONFIG_ symbol;
+# continuation lines are joined, $(addprefix STRIP, ...) and a leading
+# STRIP are taken off, and only objects under STRIP (when given) count.
+makefile_objects() {
+	awk -v m="$2" -v strip="$3" '
+		{ while ($0 ~ /\\$/ && (getline nxt) > 0) { sub(/\\$/, "", $0); $0 = $0 " " nxt } }
+		$0 ~ "^" m "-" {
+			cond = $0
+			sub("^" m "-", "", cond)
+			sub(/[ \t]*[:+]?=.*/, "", cond)
+			if (cond ~ /^\$\(CONFIG_[A-Z0-9_]+\)$/) cond = substr(cond, 3, length(cond) - 3)
+			else if (cond != "y") next
+			val = $0
+			sub(/^[^=]*=/, "", val)
+			pre = ""
+			if (strip != "" && index(val, "$(addprefix " strip ",") > 0) {
+				pre = strip
+				sub(/\$\(addprefix [^,]*,/, "", val)
+				gsub(/\)/, "", val)
+			}
+			n = split(val, w, /[ \t]+/)
+			for (i = 1; i <= n; i++) {
+				if (w[i] !~ /\.o$/) continue
+				o = pre w[i]
+				if (strip != "") {
+					if (substr(o, 1, length(strip)) != strip) continue
+					o = substr(o, length(strip) + 1)
+				}
+				print cond, o
+			}
+		}' "$1" | LC_ALL=C sort -u
+}
+
+# kbuild_objects_check KBUILD MAKEFILE: our Kbuild builds exactly the f2fs
+# objects, under the same conditions, that the imported fs/f2fs/Makefile
+# of a series does; otherwise says which differ and fails.
+kbuild_objects_check() {
+	local ours theirs
+	ours=$(makefile_objects "$1" f2fs_packed src/f2fs/)
+	theirs=$(makefile_objects "$2" f2fs "")
+	[ -n "$theirs" ] || { echo "f2fs_packed: no f2fs objects read from $2" >&2; return 1; }
+	[ "$ours" = "$theirs" ] && return 0
+	echo "f2fs_packed: $1's src/f2fs objects differ from $2's (< $1, > $2):" >&2
+	diff <(echo "$ours") <(echo "$theirs") | grep '^[<>]' >&2
+	return 1
+}

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# The cost run (issue 13, "costs that repeat"): GC instructions per moved
+# The cost run ("costs that repeat"): GC instructions per moved
 # block and the latency of each sync GC call, per variant, measured so
 # that two runs agree. Opt-in: `bench/run cost` (not among the w*
 # workloads). It boots with scripts/vm -I (the "# vm:" line below), where

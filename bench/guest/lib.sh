@@ -63,7 +63,7 @@ progress() {
 }
 
 # quick A B [C]: A for the default run, B for QUICK=1, C (else A) for
-# FULL=1, the brief's full scale where the default is scaled for TCG.
+# FULL=1, the seed's full scale where the default is scaled for TCG.
 quick() {
 	if [ "$QUICK" = 1 ]; then
 		echo "$2"

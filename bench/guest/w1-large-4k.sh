@@ -4,7 +4,7 @@
 # written block by block round-robin (4 KiB, O_DIRECT), every even file
 # deleted so each section is about half valid, then sync foreground GC
 # until idle. Files of 2 MiB (two victim sections) to keep TCG runs short;
-# FULL=1: the brief's 4 MiB; QUICK=1: -s 4, 64 x 256 KiB.
+# FULL=1: the seed's 4 MiB; QUICK=1: -s 4, 64 x 256 KiB.
 # size: 2048 256
 . "$REPO/bench/guest/lib.sh"
 

@@ -15,7 +15,7 @@
 # foreground GC during the write, which moved the layout into the COLD
 # log (GC's destination) and left that log's current segment in the
 # zone: sync GC then found no victim (EAGAIN; runs of 2026-12-01 in
-# README, Results). With 38 main sections the write stays above the
+# bench/RESULTS.md, w6 and w7). With 38 main sections the write stays above the
 # reserve. 16 files, not 32: a 32-file run also came apart on the 24
 # zones (likely the same GC; not rerun). Only the written zones take guest memory (about 0.5 GiB).
 # QUICK=1: 32 zones of 8 MiB, 32 x 256 KiB, 4 KiB at a time.

@@ -13,8 +13,8 @@
 # idle. Only the written zones take guest memory (about 1.7 GiB at the
 # peak, hence 4 GiB).
 # With capacity below zone size fsck.f2fs 1.15 reports a free segment
-# count mismatch, for stock f2fs and f2fs_packed alike (README, "On
-# SMR/ZNS (zoned) drives"): the report's fsck column says so. (Not
+# count mismatch, for stock f2fs and f2fs_packed alike (docs/zoned.md,
+# "Known limits"): the report's fsck column says so. (Not
 # seen in the 40-zone run of 2026-12-01: fsck clean for all three
 # variants; not looked into.)
 # QUICK=1: 32 zones of 16 MiB with 8 MiB capacity, 32 x 256 KiB, 4 KiB

@@ -4,7 +4,8 @@
 # META is the one declaration of the supported series: every series it
 # lists has its patch directory, a test kernel and known guest tests; no
 # patch directory lies outside it; the README's "Supported kernels" line
-# names exactly its series; DKMS's BUILD_EXCLUSIVE_KERNEL regex, made from
+# names exactly its series; tests/README.md's per-series test lists are
+# META's (scripts/meta-tests); DKMS's BUILD_EXCLUSIVE_KERNEL regex, made from
 # it, takes every one of its series' kernels and refuses others.
 set -eu
 
@@ -39,6 +40,9 @@ readme_series() {
 }
 check "README's Supported kernels names META's series ($(readme_series))" \
 	test "$(readme_series)" = "$series"
+
+msg=$(scripts/meta-tests --check 2>&1) || :
+check "tests/README.md's per-series tests are META's${msg:+: $msg}" test -z "$msg"
 
 regex=$(series_kernel_regex)
 log "BUILD_EXCLUSIVE_KERNEL=$regex"

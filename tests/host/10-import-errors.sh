@@ -8,7 +8,9 @@
 # stock f2fs name the rename rules leave (a new kthread, as a later release
 # might add); each stops with a message that says what to do. And a KSRC
 # import works, is renamed, records its origin, and is a no-op the second
-# time. The kernel tree is extracted once, only the members the import
+# time; scripts/refresh of the unchanged tree gives its patches back;
+# IMPORT_TRAIL=1 leaves a git trail of its steps, also when a
+# patch fails. The kernel tree is extracted once, only the members the import
 # reads.
 set -eu
 
@@ -112,6 +114,19 @@ check "patch that does not apply: error names $first and fs/f2fs/gc.c" \
 	fails_with "patch $first does not apply to fs/f2fs/gc.c" \
 	env KSRC="$ksrc" "$bad/scripts/import" "$kver"
 check "failed patch leaves no half-imported tree" test ! -e "$bad/src/f2fs"
+# IMPORT_TRAIL=1 (needs git; host 22 runs this test without git): the
+# failed import leaves its trail up to the rename.
+trail_of() { sed -n 's/^import trail: \([^ ]*\) .*/\1/p' "$tmp/out"; }
+if command -v git > /dev/null; then
+	check "IMPORT_TRAIL=1, failing patch: the trail is printed" \
+		fails_with "import trail: $tmp/f2fs_packed-trail-$series." \
+		env TMPDIR="$tmp" IMPORT_TRAIL=1 KSRC="$ksrc" "$bad/scripts/import" "$kver"
+	btrail=$(trail_of)
+	check "the failed import's trail: upstream and the rename, 2 steps" \
+		test "$(git -C "$btrail" rev-list --count HEAD 2>/dev/null)" = 2
+else
+	echo "ok - IMPORT_TRAIL=1, failing patch # SKIP no git"
+fi
 
 # A kthread the rules do not know, registered over two lines as upstream
 # writes them: the import refuses the tree and names the name.
@@ -151,6 +166,33 @@ check "fs type and printk prefix renamed" \
 	sh -c "grep -q 'name.*= \"f2fs_packed\",' '$repo/src/f2fs/super.c' &&
 		grep -q 'F2FS_PACKED-fs (' '$repo/src/f2fs/super.c'"
 check "f2fs sources landed in src/f2fs" test -f "$repo/src/f2fs/super.c"
+# scripts/refresh on the unchanged import writes the first two patches
+# back byte for byte (git's headers, index lines, the function after
+# @@), and IMPORT_TRAIL=1 leaves the trail of every step: both need git.
+if command -v git > /dev/null; then
+	cp scripts/refresh "$repo/scripts/"
+	for p in $(grep -v '^#' "$repo/patches/$series/series" | head -2); do
+		cp "$repo/patches/$series/$p" "$tmp/$p.orig"
+		check "scripts/refresh $p of the unchanged tree rewrites it byte for byte" \
+			sh -c "'$repo/scripts/refresh' '$p' > /dev/null && cmp '$tmp/$p.orig' '$repo/patches/$series/$p'"
+	done
+	npatches=$(grep -cv '^#' "$repo/patches/$series/series")
+	rm -f "$tmp/out"
+	check "IMPORT_TRAIL=1 import works and prints its trail" \
+		sh -c "env TMPDIR='$tmp' IMPORT_TRAIL=1 KSRC='$ksrc' '$repo/scripts/import' '$kver' > '$tmp/out' 2>&1"
+	gtrail=$(trail_of)
+	log "trail: $gtrail"
+	check "the trail: upstream, the rename and each of the $npatches patches" \
+		test "$(git -C "$gtrail" rev-list --count HEAD 2>/dev/null)" = $((npatches + 2))
+	check "the trail's last step is the imported tree" \
+		sh -c "cmp -s '$gtrail/fs/f2fs/gc.c' '$repo/src/f2fs/gc.c' &&
+			cmp -s '$gtrail/fs/f2fs/sysfs.c' '$repo/src/f2fs/sysfs.c'"
+	check "the trail's first step is upstream, unrenamed" \
+		sh -c "git -C '$gtrail' show \$(git -C '$gtrail' rev-list --max-parents=0 HEAD):fs/f2fs/super.c |
+			cmp -s - '$ksrc/fs/f2fs/super.c'"
+else
+	echo "ok - scripts/refresh and IMPORT_TRAIL=1 # SKIP no git"
+fi
 touch -d @0 "$origin"
 check "second import with the same patches is a no-op" \
 	sh -c "KSRC='$ksrc' '$repo/scripts/import' '$kver' && [ \"\$(stat -c %Y '$origin')\" = 0 ]"

@@ -6,7 +6,7 @@
 # imported f2fs, no build output, no .git); unpacked, with git not on
 # PATH, `make check`, `make`, the tree's host checks (05, 06, 10),
 # `scripts/bootstrap help` and `make deb` work there. The two packages
-# make deb builds there are lintian-clean but for the tags README accepts;
+# make deb builds there are lintian-clean but for the tags docs/install.md accepts;
 # f2fs-packed-tools installs f2fs-gc, its man page, the units (which
 # `systemd-analyze verify` passes, nothing enabled) and its options file,
 # and is removed and purged without a trace; f2fs-packed-dkms, with no
@@ -36,7 +36,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 log "$name $version, kernel $kver; DKMS kernels $(echo $kernels)"
 
-# The tags lintian may report (README, "Debian packages"): pedantic
+# The tags lintian may report (docs/install.md, "Debian packages"): pedantic
 # repeated-path-segment for /usr/src/f2fs_packed-<version>/src/, the
 # layout DKMS and the module's own tree have.
 accepted_tags="repeated-path-segment"

@@ -7,7 +7,8 @@
 # spread of two runs, packed / legacy, nearest-rank latency percentiles
 # over the calls that returned 0 (the idle calls left out), the scaling
 # table and plot; and that a spread above 5% is called out, so a broken
-# method shows in the report. No VM: a few seconds.
+# method shows in the report; the definitions come from bench/RESULTS.md.
+# No VM: a few seconds.
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -96,6 +97,24 @@ check "results.md: the scaling table" grep -q '^| section MiB |' "$out/results.m
 check "results.md: packed's 2% spread not called out" \
 	bash -c "! grep -q 'spread above 5%' '$out/results.md'"
 check "plot cost-scaling.png written" test -s "$out/cost-scaling.png"
+
+# The metric definitions have one copy, bench/RESULTS.md's "Definitions",
+# which the report copies: not restated in report.py or bench/README.md.
+defs_json() {
+	/usr/bin/python3 -c "
+import json, sys
+d = json.load(open('$out/results.json'))['definitions']
+sys.exit(0 if all(k in d for k in ('per-section ideal', 'global ideal',
+	'efficiency', 'blocks moved', 'instructions per moved block',
+	'latency', 'spread')) and 'fewest extents' in d['per-section ideal'] else 1)"
+}
+check "results.json: the definitions of bench/RESULTS.md" defs_json
+check "results.md: the definitions listed" \
+	grep -q '^- \*\*per-section ideal\*\*: the fewest extents' "$out/results.md"
+for f in bench/report.py bench/README.md README.md; do
+	check "$f does not restate a definition (bench/RESULTS.md holds them)" \
+		sh -c "! grep -qi 'fewest extents any placement' $f"
+done
 
 # COST_SCHED=1's attribution: the instructions inside a call per task.
 cat > "$out/sched.txt" <<'EOF'
