@@ -32,7 +32,8 @@
  *
  * Across sections (gc_pack_sections > 1), src/gc_batch.c collects
  * several victims into one gc_pack_ctl, whose sections join it here
- * (f2fs_gc_pack_begin()) and wait for one pass there.
+ * (f2fs_gc_pack_begin()) and wait for one pass there: their records are
+ * migrated or dropped before that f2fs_gc() step returns.
  */
 #include <linux/blkdev.h>
 #include <linux/fs.h>
