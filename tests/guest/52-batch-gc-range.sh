@@ -26,6 +26,7 @@ load_packed
 need_gc_tool
 
 LFS=mode=lfs,background_gc=off
+PRESSURE=1
 
 # sections_valid TYPE MNT: "SECNO VALID" per section (-s 1).
 sections_valid() {
@@ -74,8 +75,14 @@ variant() {
 	read -r first n < <(range_of)
 	main=$(f2fs_sb_u32 "$DISK2" 92)
 	free=$(free_secs "$type" "$DISK2")
-	echo "$free" > "$sys/reserved_segments" ||
-		fail "$name: reserved_segments=$free refused"
+	# 6.1 has no reserved_segments knob, and its sync calls stop after
+	# one section whatever the free space: no pressure to make there
+	if [ -e "$sys/reserved_segments" ]; then
+		echo "$free" > "$sys/reserved_segments" ||
+			fail "$name: reserved_segments=$free refused"
+	else
+		PRESSURE=
+	fi
 	out=$("$GC_TOOL" -q -j -n -d off -c 1 -i 1 \
 		-r "$((main + first * 512)):$((n * 512))" "$mnt") || rc=$?
 	sections_valid "$type" "$mnt" > /tmp/valid.after
@@ -95,8 +102,12 @@ variant off16 f2fs_packed off 16
 # shellcheck disable=SC2154
 {
 check "layout: a run of at least 4 range sections ($stock_n)" test "$stock_n" -ge 4
-check "layout: the calls went on past the range (greedy victims collected: $stock_greedy)" \
-	test "${stock_greedy%/*}" -gt "${stock_greedy#*/}"
+if [ -n "$PRESSURE" ]; then
+	check "layout: the calls went on past the range (greedy victims collected: $stock_greedy)" \
+		test "${stock_greedy%/*}" -gt "${stock_greedy#*/}"
+else
+	log "no reserved_segments knob: one section per call, no pressure"
+fi
 check "stock: the call collected range sections (left valid: ${stock_left:-none})" \
 	test "$(echo "$stock_left" | tr ',' '\n' | grep -c .)" -lt "$stock_n"
 for v in one multi off16; do
