@@ -12,7 +12,7 @@ KDIR ?= $(shell bash -c '. scripts/lib.sh; headers_dir $(KVER)')
 VERSION := $(shell cat VERSION)
 
 .PHONY: all module import tools deps demo test bench check dkms-install deb \
-	dist install refresh clean help
+	dist install refresh drift clean help
 
 all: module tools ## build f2fs_packed.ko and the tools
 
@@ -69,6 +69,10 @@ dist: ## write the release tarball build/f2fs_packed-VERSION.tar.xz
 refresh: ## rewrite PATCH=<name> of the series from the edited src/f2fs
 	@test -n "$(PATCH)" || { echo "usage: make refresh PATCH=<patch file name>" >&2; exit 2; }
 	scripts/refresh $(PATCH)
+
+# Imports every linux-source-<series> the suites of META carry now.
+drift: ## does every kernel source Debian carries now import? (a table)
+	scripts/drift
 
 install: tools ## install f2fs-gc, its man page and systemd units (/usr/local)
 	$(MAKE) -C tools/f2fs-gc install

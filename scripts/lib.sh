@@ -127,15 +127,113 @@ supported_series() {
 	awk '$1 == "series" { printf "%s%s", sep, $2; sep = " " } END { print "" }' "$(meta_file)"
 }
 
-# The Debian kernel release the tests boot for series $1.
-series_test_kernel() {
+# The Debian suites that carry series $1, as META names them: a base
+# suite and the suites added to it, joined by '+'
+# ("bookworm+bookworm-security", "trixie+trixie-backports", "unstable").
+series_suites() {
 	awk -v s="$1" '$1 == "series" && $2 == s { print $3 }' "$(meta_file)"
 }
 
-# The Debian suite that carries series $1 when the host's own archive
-# does not ("suite <series> <suite>" in META), or nothing.
+# The host's Debian codename ("bookworm"), from os-release.
+host_codename() {
+	sed -n 's/^VERSION_CODENAME=//p' "${F2FS_PACKED_OS_RELEASE:-/etc/os-release}" 2>/dev/null | head -1
+}
+
+# The suites of series $1 when they are not the host's own release (their
+# base suite is not the host's codename or one of its updates, security
+# or backports suites), else nothing: such a series is built and booted
+# from the build root of these suites (scripts/suite-root).
 series_suite() {
-	awk -v s="$1" '$1 == "suite" && $2 == s { print $3 }' "$(meta_file)"
+	local spec base
+	spec=$(series_suites "$1")
+	base=${spec%%+*}
+	[ -n "$spec" ] && [ "${base%%-*}" != "$(host_codename)" ] && echo "$spec"
+	return 0
+}
+
+# Where scripts/install-deps records the kernel it resolved for each
+# series ("<series> <kernel release> <suites> <date>" a line): the
+# newest kernel of the series that its suites carried at install time.
+# The tests boot these kernels, the README's figures name them.
+kernels_file() {
+	echo "${F2FS_PACKED_CACHE:-/var/cache/f2fs_packed}/kernels"
+}
+
+# The Debian kernel release the tests boot for series $1: the one
+# scripts/install-deps resolved, or nothing before it has run.
+series_test_kernel() {
+	local f
+	f=$(kernels_file)
+	[ -f "$f" ] || return 0
+	awk -v s="$1" '$1 == s { k = $2 } END { if (k != "") print k }' "$f"
+}
+
+# The message for a series without a resolved kernel.
+series_unresolved() {
+	echo "series $1: no kernel resolved from its suites ($(series_suites "$1"), META) in $(kernels_file): run scripts/install-deps"
+}
+
+# The apt source lines of suites SPEC ("trixie+trixie-backports") on
+# MIRROR, signed by KEYRING (none: apt's own trusted keys, as in a build
+# root): the security suites live in the mirror's -security archive.
+suite_sources() {
+	local opt=
+	[ -z "${3:-}" ] || opt="[signed-by=$3] "
+	echo "$1" | tr '+' '\n' | while read -r s; do
+		case $s in
+		*-security) echo "deb $opt$2-security $s main" ;;
+		*) echo "deb $opt$2 $s main" ;;
+		esac
+	done
+}
+
+# The Debian mirror the build roots and the drift check fetch from.
+debian_mirror() {
+	echo "${F2FS_PACKED_MIRROR:-http://deb.debian.org/debian}"
+}
+
+# private_apt DIR SUITES: a private apt configuration under DIR for the
+# suites SUITES ("trixie+trixie-backports"): its own sources list, lists,
+# cache and an empty dpkg status, never the host's /etc/apt or dpkg
+# database. Sets APT_OPTS, the options that make apt-get and apt-cache
+# use it.
+# shellcheck disable=SC2034 # APT_OPTS is for the caller
+private_apt() {
+	local dir=$1 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	[ -f "$keyring" ] || die "no $keyring: install debian-archive-keyring"
+	mkdir -p "$dir/sources.list.d" "$dir/lists/partial" "$dir/cache/archives/partial"
+	suite_sources "$2" "$(debian_mirror)" "$keyring" > "$dir/sources.list"
+	[ -f "$dir/status" ] || : > "$dir/status"
+	APT_OPTS=(-o "Dir::Etc::sourcelist=$dir/sources.list"
+		-o "Dir::Etc::sourceparts=$dir/sources.list.d"
+		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache"
+		-o "Dir::State::status=$dir/status" -o APT::Sandbox::User=root)
+}
+
+# newest_kernel SERIES [APT OPTION...]: the newest amd64 kernel release of
+# SERIES whose headers and image the apt sources (the host's, or those the
+# options name) carry, or nothing. A release whose image is not (or not
+# yet) there, as 6.12.118+deb12 with only its unsigned image, is passed
+# over: its headers alone cannot be booted.
+newest_kernel() {
+	local series=$1 re k
+	shift
+	re="^linux-headers-${series//./\\.}\.[0-9]+(-[0-9]+)?(\+deb[0-9.]+)?-amd64\$"
+	for k in $(apt-cache "$@" pkgnames linux-headers- 2>/dev/null | grep -E "$re" |
+			sed 's/^linux-headers-//' | sort -rV); do
+		if apt_has "linux-headers-$k" "$@" && apt_has "linux-image-$k" "$@"; then
+			echo "$k"
+			return 0
+		fi
+	done
+}
+
+# apt_has PACKAGE [APT OPTION...]: apt has a version of PACKAGE to install.
+apt_has() {
+	local p=$1
+	shift
+	apt-cache "$@" policy "$p" 2>/dev/null | sed -n 's/^ *Candidate: //p' |
+		grep -qvx '(none)'
 }
 
 # The build root of a suite (scripts/suite-root makes it).

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # META is the one declaration of the supported series: every series it
-# lists has its patch directory, a test kernel and known guest tests; no
+# lists has its patch directory, its Debian suites, a kernel that
+# scripts/install-deps resolved from them and known guest tests; no
 # patch directory lies outside it; the README's "Supported kernels" line
 # names exactly its series; tests/README.md's per-series test lists are
 # META's (scripts/meta-tests); DKMS's BUILD_EXCLUSIVE_KERNEL regex, made from
@@ -19,9 +20,12 @@ log "META: $series"
 must "META lists series" test -n "$series"
 for s in $series; do
 	check "$s: patches/$s/series exists" test -f "patches/$s/series"
-	check "$s: a test kernel is named" test -n "$(series_test_kernel "$s")"
-	check "$s: its test kernel is of series $s" \
-		test "$(series_of_kver "$(series_test_kernel "$s")")" = "$s"
+	check "$s: Debian suites are named ($(series_suites "$s"))" \
+		sh -c "echo '$(series_suites "$s")' | grep -qE '^[a-z]+(-[a-z]+)?(\+[a-z]+(-[a-z]+)?)*\$'"
+	k=$(series_test_kernel "$s")
+	check "$s: install-deps resolved a kernel (${k:-none}, $(kernels_file))" test -n "$k"
+	check "$s: its resolved kernel is of series $s" \
+		test "$(series_of_kver "$k")" = "$s"
 	tests=$(series_tests "$s")
 	if [ "$tests" != all ]; then
 		for t in $tests; do
@@ -47,10 +51,12 @@ check "tests/README.md's per-series tests are META's${msg:+: $msg}" test -z "$ms
 regex=$(series_kernel_regex)
 log "BUILD_EXCLUSIVE_KERNEL=$regex"
 for s in $series; do
-	check "regex takes $(series_test_kernel "$s")" \
-		sh -c "echo '$(series_test_kernel "$s")' | grep -qE '$regex'"
+	for k in $(series_test_kernel "$s") "$s.1+deb99-amd64"; do
+		check "regex takes $k" sh -c "echo '$k' | grep -qE '$regex'"
+	done
 done
-for k in 5.10.0-30-amd64 6.10.1 6.11.0-1-amd64 6.120.1 7.20.1 7.2.13+deb14-amd64; do
+for k in 5.10.0-30-amd64 6.10.1 6.11.0-1-amd64 6.120.1 7.20.1 7.30.1 \
+	7.2.13+deb14-amd64 7.3.4+deb13-amd64 7.4.1+deb14-amd64; do
 	case " $series " in *" $(series_of_kver "$k") "*) continue ;; esac
 	check "regex refuses $k" sh -c "! echo '$k' | grep -qE '$regex'"
 done
@@ -70,8 +76,8 @@ dkms_reads() {
 		[ "${MAKE[0]}" = "make KVER=K KDIR=D module" ] &&
 		echo "$1" | grep -qE "$BUILD_EXCLUSIVE_KERNEL"' sh "$1"
 }
-check "dkms.conf as bash sources it: version, MAKE, regex take $(series_test_kernel "${series%% *}")" \
-	dkms_reads "$(series_test_kernel "${series%% *}")"
+check "dkms.conf as bash sources it: version, MAKE, regex take ${series%% *}.1-amd64" \
+	dkms_reads "${series%% *}.1-amd64"
 msg=$(check_dkms_conf dkms.conf VERSION 2>&1) || :
 check "check_dkms_conf (make dist, the DKMS tree) accepts it${msg:+: $msg}" test -z "$msg"
 finish

@@ -25,6 +25,7 @@ kernel_of() {
 	series_test_kernel "$1"
 }
 for s in $series; do
+	must "$s: a kernel resolved ($(kernel_of "$s"))" test -n "$(kernel_of "$s")"
 	must "f2fs_packed built for $(kernel_of "$s")" \
 		make -s KVER="$(kernel_of "$s")" module
 done
