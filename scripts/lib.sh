@@ -372,3 +372,39 @@ run_with_deadline() {
 	wait "$pid" || rc=$?
 	return $rc
 }
+
+# ---- the dpkg lock -----------------------------------------------------
+# What apt-get and dpkg say when another package manager holds a lock.
+PKG_LOCK_ERROR='locked by another process|is locked by|Could not get lock|Unable to acquire the dpkg frontend lock|Unable to lock (the )?(directory|administration)'
+
+# pkg_wait CMD...: CMD (apt-get or dpkg) waiting up to DPKG_LOCK_TIMEOUT
+# seconds (default 1200) for a lock another package manager holds
+# (unattended-upgrades, an apt run beside ours) instead of failing at
+# once. apt-get is given DPkg::Lock::Timeout; dpkg has no such option, and
+# apt-get update's lists lock no timeout: those are run again every
+# DPKG_LOCK_POLL seconds (default 5) while they fail saying a lock is
+# held, which they do before changing anything. Their stderr comes after
+# they end.
+pkg_wait() {
+	local t=${DPKG_LOCK_TIMEOUT:-1200} end rc err said=
+	end=$(($(date +%s) + t))
+	err=$(mktemp)
+	while :; do
+		rc=0
+		case $1 in
+		apt-get|apt) "$1" -o DPkg::Lock::Timeout="$t" "${@:2}" 2> "$err" || rc=$? ;;
+		*) "$@" 2> "$err" || rc=$? ;;
+		esac
+		if [ $rc -ne 0 ] && grep -qE "$PKG_LOCK_ERROR" "$err" &&
+		   [ "$(date +%s)" -lt "$end" ]; then
+			[ -n "$said" ] ||
+				echo "$1: waiting for the lock another package manager holds ($(grep -E "$PKG_LOCK_ERROR" "$err" | head -1))" >&2
+			said=1
+			sleep "${DPKG_LOCK_POLL:-5}"
+			continue
+		fi
+		cat "$err" >&2
+		rm -f "$err"
+		return $rc
+	done
+}
