@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Guest side of `make torture` (scripts/torture boots it with scripts/vm):
+# the seeded GC torture run of tests/lib/torture.sh over the three
+# geometries. Arguments: SECONDS SEED [ROUND_SECONDS].
+set -eu
+TORTURE_ROUND=${3:-30}
+. "$REPO/tests/lib/torture.sh"
+
+log "torture: $1 s, seed $2 (replay: TORTURE_SEED=$2)"
+torture_all "$1" "$2"
