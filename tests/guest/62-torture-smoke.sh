@@ -1,15 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A short run of the seeded GC torture (make torture, tests/lib/torture.sh)
-# with a fixed seed: about 50 s on each of -s 1, -s 4 mode=lfs and a
+# with a fixed seed: about 30 s on each of -s 1, -s 4 mode=lfs and a
 # zoned null_blk device, fsstress (when build/fsstress is built: make
 # fsstress) and fio writers with crc32c verify, sync GC, GC_RANGE, the
 # urgent GC thread, knob flips, remounts and shutdowns at once; fio
 # verify, fsck.f2fs, dmesg and rmmod clean at the end. The figures line
 # shows packed GC was driven.
-# vm: -d 2 -s 384M -t 900
+# vm: -d 2 -s 256M -t 900
 set -eu
 . "$REPO/tests/lib/torture.sh"
 
-TORTURE_ROUND=${TORTURE_ROUND:-16}
-torture_all "${TORTURE_SMOKE_SECS:-150}" 20261202
+TORTURE_ROUND=${TORTURE_ROUND:-15}
+torture_all "${TORTURE_SMOKE_SECS:-90}" 20261202
