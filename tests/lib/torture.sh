@@ -74,10 +74,12 @@ w_gc() {
 }
 w_range() {
 	set +e
-	local blocks=$2 start len
+	local blocks=$2 main=$3 start len
 	RANDOM=$1
 	while [ ! -e "$TDIR/stop" ]; do
-		start=$(( (RANDOM * 32768 + RANDOM) % blocks ))
+		# Inside the main area (the kernel refuses the rest): from
+		# main_blkaddr to the device's end, less the longest range.
+		start=$((main + (RANDOM * 32768 + RANDOM) % (blocks - main - 8193)))
 		len=$((512 * (1 + RANDOM % 16)))
 		"$GC_TOOL" -q -j -d off -i 2 -c 2 -r "$start:$len" "$MNT" \
 			>> "$TDIR/range.json" 2>/dev/null
@@ -157,7 +159,7 @@ torture_round() {
 	rm -f "$TDIR/stop"
 	w_gc $((seed + 1)) &
 	pids+=($!)
-	w_range $((seed + 2)) "$2" &
+	w_range $((seed + 2)) "$2" "$(cat "$s/main_blkaddr")" &
 	pids+=($!)
 	w_knobs $((seed + 3)) "$s" &
 	pids+=($!)
@@ -255,7 +257,7 @@ torture_phase() {
 	TORTURE_FIO_RUNS=$((TORTURE_FIO_RUNS + $(lines "$TDIR/fio" '^ok')))
 	TORTURE_FSSTRESS_RUNS=$((TORTURE_FSSTRESS_RUNS + $(lines "$TDIR/fsstress")))
 	umount_fsck "$dev" "$MNT"
-	log "$name: done at ${SECONDS}s"
+	log "$name: done at ${SECONDS}s; so far: $(torture_report | sed 's/^# torture figures: //')"
 }
 
 # torture_report: the figures so far, one line.
