@@ -243,6 +243,11 @@ torture_phase() {
 	check "$name: fio writers' verify clean ($(lines "$TDIR/fio" '^ok') runs, $(lines "$TDIR/fio" '^enospc') cut short by ENOSPC, $fails failed)" \
 		test "$fails" -eq 0
 	[ "$fails" -eq 0 ] || sed 's/^/# /' "$TDIR"/fio.fail.* | grep -iE 'verify|bad|err' | head -10
+	# TORTURE_BREAK=keep (scripts/torture's TORTURE_BREAK): one block
+	# of the kept set overwritten, to see this check fail.
+	[ "${TORTURE_BREAK:-}" != keep ] ||
+		dd if=/dev/urandom of="$MNT/keep.0" bs=4k count=1 seek=3 \
+			conv=notrunc,fsync status=none
 	check "$name: kept set verified by fio" \
 		fio --name=keep --directory="$MNT" --filename_format='keep.$jobnum' \
 		--numjobs=4 --size="${keep_mb}M" --bs=64k --rw=write \

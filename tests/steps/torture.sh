@@ -3,9 +3,11 @@
 #
 # Guest side of `make torture` (scripts/torture boots it with scripts/vm):
 # the seeded GC torture run of tests/lib/torture.sh over the three
-# geometries. Arguments: SECONDS SEED [ROUND_SECONDS].
+# geometries. Arguments: SECONDS SEED [ROUND_SECONDS [BREAK]] (BREAK:
+# see TORTURE_BREAK in tests/lib/torture.sh).
 set -eu
 TORTURE_ROUND=${3:-30}
+TORTURE_BREAK=${4:-}
 . "$REPO/tests/lib/torture.sh"
 
 log "torture: $1 s, seed $2 (replay: TORTURE_SEED=$2)"
