@@ -35,6 +35,7 @@ TORTURE_LIB_LOADED=1
 FSSTRESS=$REPO/build/fsstress
 TORTURE_ROUND=${TORTURE_ROUND:-30}
 TORTURE_GC_CALLS=0 TORTURE_GC_OK=0 TORTURE_RANGE_CALLS=0 TORTURE_RANGE_OK=0
+TORTURE_RANGE_NODATA=0 TORTURE_RANGE_ERR=0
 TORTURE_FLIPS=0 TORTURE_REMOUNTS=0 TORTURE_SHUTDOWNS=0 TORTURE_FIO_RUNS=0
 TORTURE_ROUNDS=0 TORTURE_PACKED_BLOCKS=0 TORTURE_PACKED_INODES=0
 TORTURE_PACKED_SECTIONS=0 TORTURE_FSSTRESS_RUNS=0
@@ -74,13 +75,23 @@ w_gc() {
 }
 w_range() {
 	set +e
-	local blocks=$2 main=$3 start len
+	local blocks=$2 main=$3 proc=$4 seg start len
 	RANDOM=$1
 	while [ ! -e "$TDIR/stop" ]; do
-		# Inside the main area (the kernel refuses the rest): from
-		# main_blkaddr to the device's end, less the longest range.
-		start=$((main + (RANDOM * 32768 + RANDOM) % (blocks - main - 8193)))
-		len=$((512 * (1 + RANDOM % 16)))
+		# A range from a random segment that holds valid blocks, not
+		# full (GC_RANGE stops with ENODATA at the first segment with
+		# none); half the time a random one inside the main area (the
+		# kernel refuses the rest), which may well be free.
+		seg=$(awk -v r=$RANDOM 'NR > 2 { for (i = 2; i <= NF; i++) {
+				split($i, tv, "|")
+				if (tv[2] > 0 && tv[2] < 512) c[n++] = $1 + i - 2 } }
+			END { if (n) print c[r % n] }' "$proc/segment_info")
+		if [ -n "$seg" ] && [ $((RANDOM % 2)) -eq 0 ]; then
+			start=$((main + seg * 512))
+		else
+			start=$((main + (RANDOM * 32768 + RANDOM) % (blocks - main - 8193)))
+		fi
+		len=$((512 * (1 + RANDOM % 4)))
 		"$GC_TOOL" -q -j -d off -i 2 -c 2 -r "$start:$len" "$MNT" \
 			>> "$TDIR/range.json" 2>/dev/null
 		sleep "0.$((RANDOM % 10))"
@@ -159,7 +170,8 @@ torture_round() {
 	rm -f "$TDIR/stop"
 	w_gc $((seed + 1)) &
 	pids+=($!)
-	w_range $((seed + 2)) "$2" "$(cat "$s/main_blkaddr")" &
+	w_range $((seed + 2)) "$2" "$(cat "$s/main_blkaddr")" \
+		"/proc/fs/f2fs_packed/$(basename "$s")" &
 	pids+=($!)
 	w_knobs $((seed + 3)) "$s" &
 	pids+=($!)
@@ -258,6 +270,8 @@ torture_phase() {
 	TORTURE_GC_OK=$((TORTURE_GC_OK + $(json_sum "$TDIR/gc.json" successes)))
 	TORTURE_RANGE_CALLS=$((TORTURE_RANGE_CALLS + $(json_sum "$TDIR/range.json" calls)))
 	TORTURE_RANGE_OK=$((TORTURE_RANGE_OK + $(json_sum "$TDIR/range.json" successes)))
+	TORTURE_RANGE_NODATA=$((TORTURE_RANGE_NODATA + $(json_sum "$TDIR/range.json" eagain)))
+	TORTURE_RANGE_ERR=$((TORTURE_RANGE_ERR + $(json_sum "$TDIR/range.json" errors)))
 	TORTURE_FLIPS=$((TORTURE_FLIPS + $(lines "$TDIR/knobs")))
 	TORTURE_FIO_RUNS=$((TORTURE_FIO_RUNS + $(lines "$TDIR/fio" '^ok')))
 	TORTURE_FSSTRESS_RUNS=$((TORTURE_FSSTRESS_RUNS + $(lines "$TDIR/fsstress")))
@@ -267,7 +281,7 @@ torture_phase() {
 
 # torture_report: the figures so far, one line.
 torture_report() {
-	echo "# torture figures: rounds=$TORTURE_ROUNDS gc_calls=$TORTURE_GC_CALLS gc_ok=$TORTURE_GC_OK range_calls=$TORTURE_RANGE_CALLS range_ok=$TORTURE_RANGE_OK knob_flips=$TORTURE_FLIPS remounts=$TORTURE_REMOUNTS shutdowns=$TORTURE_SHUTDOWNS fio_runs=$TORTURE_FIO_RUNS fsstress_runs=$TORTURE_FSSTRESS_RUNS packed_blocks=$TORTURE_PACKED_BLOCKS packed_inodes=$TORTURE_PACKED_INODES packed_sections=$TORTURE_PACKED_SECTIONS"
+	echo "# torture figures: rounds=$TORTURE_ROUNDS gc_calls=$TORTURE_GC_CALLS gc_ok=$TORTURE_GC_OK range_calls=$TORTURE_RANGE_CALLS range_ok=$TORTURE_RANGE_OK range_eagain_enodata=$TORTURE_RANGE_NODATA range_errors=$TORTURE_RANGE_ERR knob_flips=$TORTURE_FLIPS remounts=$TORTURE_REMOUNTS shutdowns=$TORTURE_SHUTDOWNS fio_runs=$TORTURE_FIO_RUNS fsstress_runs=$TORTURE_FSSTRESS_RUNS packed_blocks=$TORTURE_PACKED_BLOCKS packed_inodes=$TORTURE_PACKED_INODES packed_sections=$TORTURE_PACKED_SECTIONS"
 }
 
 # torture_all SECS SEED: the three geometries, SECS/3 each: -s 1 on
