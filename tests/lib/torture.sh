@@ -86,12 +86,15 @@ w_range() {
 				split($i, tv, "|")
 				if (tv[2] > 0 && tv[2] < 512) c[n++] = $1 + i - 2 } }
 			END { if (n) print c[r % n] }' "$proc/segment_info")
+		# GC_RANGE goes on section after section while start <= end,
+		# so a range shorter than a section collects just one.
 		if [ -n "$seg" ] && [ $((RANDOM % 2)) -eq 0 ]; then
 			start=$((main + seg * 512))
+			len=$((1 + RANDOM % 500))
 		else
 			start=$((main + (RANDOM * 32768 + RANDOM) % (blocks - main - 8193)))
+			len=$((512 * (1 + RANDOM % 4)))
 		fi
-		len=$((512 * (1 + RANDOM % 4)))
 		"$GC_TOOL" -q -j -d off -i 2 -c 2 -r "$start:$len" "$MNT" \
 			>> "$TDIR/range.json" 2>/dev/null
 		sleep "0.$((RANDOM % 10))"
