@@ -11,5 +11,5 @@
 set -eu
 . "$REPO/tests/lib/torture.sh"
 
-TORTURE_ROUND=${TORTURE_ROUND:-15}
+TORTURE_ROUND=${TORTURE_ROUND:-10}
 torture_all "${TORTURE_SMOKE_SECS:-90}" 20261202

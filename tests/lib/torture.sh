@@ -194,7 +194,7 @@ torture_round() {
 
 torture_phase() {
 	local name=$1 secs=$2 seed=$3 dev=$4 mkfs_opts=$5 opts=$6
-	local end avail keep_mb frag_files fio_mb blocks ev lvl fails
+	local end avail keep_mb frag_files fio_mb blocks ev lvl fails first
 	MNT=/mnt/torture-$name
 	TDIR=/tmp/torture-$name
 	rm -rf "$TDIR"
@@ -224,9 +224,15 @@ torture_phase() {
 	blocks=$(($(blockdev --getsize64 "$dev") / 4096))
 
 	end=$((SECONDS + secs))
+	first=1
 	while [ $SECONDS -lt "$end" ]; do
 		torture_round $((seed + 100 * TORTURE_ROUNDS)) "$blocks" "$fio_mb"
 		ev=$((RANDOM % 10))
+		# Every phase has at least one: its first round ends in a
+		# remount (even seed) or a shutdown (odd); the three phases'
+		# seeds follow each other, so a run has both.
+		[ "$first" = 0 ] || ev=$((seed % 2 ? 4 : 0))
+		first=0
 		if [ $ev -lt 3 ]; then
 			set -- on off auto
 			shift $((RANDOM % 3))
