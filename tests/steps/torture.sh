@@ -6,7 +6,9 @@
 # geometries. Arguments: SECONDS SEED [ROUND_SECONDS [BREAK]] (BREAK:
 # see TORTURE_BREAK in tests/lib/torture.sh).
 set -eu
+# shellcheck disable=SC2034 # both read by tests/lib/torture.sh
 TORTURE_ROUND=${3:-30}
+# shellcheck disable=SC2034
 TORTURE_BREAK=${4:-}
 . "$REPO/tests/lib/torture.sh"
 
