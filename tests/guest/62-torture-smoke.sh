@@ -9,7 +9,8 @@
 # shows packed GC was driven.
 # vm: -d 2 -s 256M -t 900
 set -eu
+# Before the library, which defaults it to 30.
+TORTURE_ROUND=10
 . "$REPO/tests/lib/torture.sh"
 
-TORTURE_ROUND=${TORTURE_ROUND:-10}
 torture_all "${TORTURE_SMOKE_SECS:-90}" 20261202
