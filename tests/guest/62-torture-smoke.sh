@@ -10,6 +10,7 @@
 # vm: -d 2 -s 256M -t 900
 set -eu
 # Before the library, which defaults it to 30.
+# shellcheck disable=SC2034 # read by tests/lib/torture.sh
 TORTURE_ROUND=10
 . "$REPO/tests/lib/torture.sh"
 
