@@ -12,7 +12,7 @@ KDIR ?= $(shell bash -c '. scripts/lib.sh; headers_dir $(KVER)')
 VERSION := $(shell cat VERSION)
 
 .PHONY: all module import tools deps demo test bench check dkms-install deb \
-	dist install refresh drift clean help
+	dist install refresh drift clean help torture fsstress
 
 all: module tools ## build f2fs_packed.ko and the tools
 
@@ -47,6 +47,19 @@ demo: deps ## build, boot the VM, show packing at work
 # builds the module for each kernel before its tests.
 test: deps ## run the whole test suite (host checks and VM tests)
 	tests/run $(if $(filter command line,$(origin KVER)),-k $(KVER))
+
+# fstests' fsstress alone, for the torture run (FSTESTS_SRC or
+# FSTESTS_TARBALL name the fstests source; needs xfslibs-dev).
+fsstress:
+	nice -n 10 scripts/build-fsstress
+
+# Seeded GC torture in the VM: make torture DURATION=30m [KVER=...]
+# [TORTURE_SEED=N to replay a run]; opt-in, not part of make test.
+DURATION ?= 10m
+torture: ## seeded GC torture in the VM (DURATION=10m, TORTURE_SEED=N replays)
+	$(MAKE) module tools
+	-$(MAKE) fsstress
+	scripts/torture -k $(KVER) $(DURATION)
 
 bench: deps ## packing benchmarks side by side, figures in results/
 	$(MAKE) all

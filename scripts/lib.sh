@@ -423,3 +423,135 @@ kbuild_objects_check() {
 	diff <(echo "$ours") <(echo "$theirs") | grep '^[<>]' >&2
 	return 1
 }
+
+# ---- host load -------------------------------------------------------
+# What a starved emulator looks like: scripts/vm's status for a guest
+# whose failure came with lockup reports that scripts/kernel-log calls
+# starved (tests/run runs such a test once more).
+VM_STARVED=120
+
+# Only the kernel's own lines (timestamped) count, not the tests' output.
+KERNEL_ERROR='^\[ *[0-9]+\.[0-9]+\] .*(Kernel panic|BUG:|Oops|WARNING:|soft lockup|blocked for more than|detected (expedited )?stall)'
+
+# console_verdict LOG RC: scripts/vm's exit status for a guest whose run
+# ended with RC (the guest script's status, or 124 for a timeout) and left
+# the console log LOG; what it found on stderr. A kernel error that is not
+# a starved lockup report (scripts/kernel-log) is 125 whatever RC; a
+# failure or timeout with starved reports is VM_STARVED; else RC.
+console_verdict() {
+	local log=$1 rc=$2 top starved
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	starved=$("$top/scripts/kernel-log" reports < "$log" | sed -n 's/^starved: //p')
+	if "$top/scripts/kernel-log" filter < "$log" | grep -qE "$KERNEL_ERROR"; then
+		echo "kernel error in guest (console log: $log):" >&2
+		"$top/scripts/kernel-log" filter < "$log" | grep -E "$KERNEL_ERROR" | head -5 >&2
+		echo 125
+		return
+	fi
+	if [ -n "$starved" ]; then
+		echo "guest starved of host CPU (lockup reports outside f2fs code, console log: $log):" >&2
+		echo "$starved" | head -3 >&2
+		if [ "$rc" -ne 0 ]; then
+			echo "$VM_STARVED"
+			return
+		fi
+	fi
+	echo "$rc"
+}
+
+# retry_starved LOG CMD...: CMD, run once more if it says VM_STARVED (a
+# starved boot seldom repeats, and the test then really runs), LOG of the
+# first run kept as LOG.starved; CMD's last status.
+retry_starved() {
+	local log=$1 rc=0
+	shift
+	"$@" || rc=$?
+	if [ $rc -eq "$VM_STARVED" ]; then
+		echo "guest starved of host CPU: running it once more" >&2
+		[ ! -e "$log" ] || mv -f "$log" "$log.starved"
+		rc=0
+		"$@" || rc=$?
+	fi
+	return $rc
+}
+
+# load_factor: the host's load over its CPUs (the 1-minute load average),
+# bounded to 1..4: how much slower than on an idle machine a guest may
+# run. VM_TIMEOUT_SCALE sets it; LOADAVG_FILE reads another loadavg.
+load_factor() {
+	if [ -n "${VM_TIMEOUT_SCALE:-}" ]; then
+		echo "$VM_TIMEOUT_SCALE"
+		return
+	fi
+	awk -v n="$(nproc)" '{ f = $1 / n; if (f < 1) f = 1; if (f > 4) f = 4
+		printf "%.2f\n", f; exit }' "${LOADAVG_FILE:-/proc/loadavg}"
+}
+
+# run_with_deadline BASE WARNFILE CMD...: CMD, killed (status 124) once
+# it has run BASE seconds times the highest load_factor seen while it
+# ran; the deadline is looked at every second, so load that comes on
+# halfway through stretches it too. 30 s before the deadline WARNFILE
+# is created (scripts/vm: the guest dumps its stacks when it sees it).
+# The deadline reached, in seconds, is left in RUN_DEADLINE.
+run_with_deadline() {
+	local base=$1 warn=$2 pid start f max=1 now rc=0
+	shift 2
+	"$@" &
+	pid=$!
+	start=$(date +%s)
+	RUN_DEADLINE=$base
+	while kill -0 "$pid" 2>/dev/null; do
+		f=$(load_factor)
+		max=$(awk -v a="$max" -v b="$f" 'BEGIN { print (b > a ? b : a) }')
+		RUN_DEADLINE=$(awk -v b="$base" -v f="$max" 'BEGIN { printf "%d\n", b * f }')
+		now=$(date +%s)
+		if [ -n "$warn" ] && [ $((now - start)) -ge $((RUN_DEADLINE - 30)) ] &&
+		   [ ! -e "$warn" ]; then
+			: > "$warn"
+		fi
+		if [ $((now - start)) -ge "$RUN_DEADLINE" ]; then
+			kill "$pid" 2>/dev/null
+			wait "$pid" 2>/dev/null
+			return 124
+		fi
+		sleep 1
+	done
+	wait "$pid" || rc=$?
+	return $rc
+}
+
+# ---- the dpkg lock -----------------------------------------------------
+# What apt-get and dpkg say when another package manager holds a lock.
+PKG_LOCK_ERROR='locked by another process|is locked by|Could not get lock|Unable to acquire the dpkg frontend lock|Unable to lock (the )?(directory|administration)'
+
+# pkg_wait CMD...: CMD (apt-get or dpkg) waiting up to DPKG_LOCK_TIMEOUT
+# seconds (default 1200) for a lock another package manager holds
+# (unattended-upgrades, an apt run beside ours) instead of failing at
+# once. apt-get is given DPkg::Lock::Timeout; dpkg has no such option, and
+# apt-get update's lists lock no timeout: those are run again every
+# DPKG_LOCK_POLL seconds (default 5) while they fail saying a lock is
+# held, which they do before changing anything. Their stderr comes after
+# they end.
+pkg_wait() {
+	local t=${DPKG_LOCK_TIMEOUT:-1200} end rc err said=
+	end=$(($(date +%s) + t))
+	err=$(mktemp)
+	while :; do
+		rc=0
+		case $1 in
+		apt-get|apt) "$1" -o DPkg::Lock::Timeout="$t" "${@:2}" 2> "$err" || rc=$? ;;
+		*) "$@" 2> "$err" || rc=$? ;;
+		esac
+		if [ $rc -ne 0 ] && grep -qE "$PKG_LOCK_ERROR" "$err" &&
+		   [ "$(date +%s)" -lt "$end" ]; then
+			[ -n "$said" ] ||
+				echo "$1: waiting for the lock another package manager holds ($(grep -E "$PKG_LOCK_ERROR" "$err" | head -1))" >&2
+			said=1
+			sleep "${DPKG_LOCK_POLL:-5}"
+			continue
+		fi
+		cat "$err" >&2
+		rm -f "$err"
+		return $rc
+	done
+}

@@ -305,7 +305,8 @@ main() {
 	done
 	echo "total_seconds $(elapsed_since "$t0")" >> "$OUT/cost.txt"
 	dmesg | tail -n +$((dmesg_start + 1)) > "$OUT/dmesg.txt"
-	if grep -E "$DMESG_BAD" "$OUT/dmesg.txt" | grep -qv CONFIG_F2FS_FAULT_INJECTION; then
+	if "$REPO/scripts/kernel-log" filter < "$OUT/dmesg.txt" |
+		grep -E "$DMESG_BAD" | grep -qv CONFIG_F2FS_FAULT_INJECTION; then
 		progress "finished, WARNING: kernel warnings in dmesg"
 		exit 1
 	fi

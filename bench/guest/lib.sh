@@ -573,7 +573,8 @@ bench_main() {
 	done
 	echo "total_seconds $(elapsed_since "$t0")" >> "$OUT/golden.txt"
 	dmesg | tail -n +$((dmesg_start + 1)) > "$OUT/dmesg.txt"
-	if ! grep -E "$DMESG_BAD" "$OUT/dmesg.txt" | grep -qv CONFIG_F2FS_FAULT_INJECTION; then
+	if ! "$REPO/scripts/kernel-log" filter < "$OUT/dmesg.txt" |
+		grep -E "$DMESG_BAD" | grep -qv CONFIG_F2FS_FAULT_INJECTION; then
 		progress "finished, dmesg clean"
 	else
 		progress "finished, WARNING: kernel warnings in dmesg"

@@ -28,7 +28,7 @@ log "kernels $(echo $kernels), $name $version"
 
 # Start from a machine without the package: it owns the same DKMS entry.
 if dpkg-query -W -f '${Status}\n' "$pkg" 2>/dev/null | grep -q ' installed$'; then
-	must "earlier $pkg removed" quietly dpkg -P "$pkg"
+	must "earlier $pkg removed" quietly pkg_wait dpkg -P "$pkg"
 fi
 
 # Kernels in build roots (scripts/suite-root) as ROOT:KVER; their DKMS is

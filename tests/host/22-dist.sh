@@ -140,9 +140,9 @@ check "lintian: both packages clean, but for the accepted ($accepted_tags)" lint
 
 # ---- f2fs-packed-tools ----------------------------------------------
 if dpkg-query -W -f '${Status}\n' "$tools" 2>/dev/null | grep -q ' installed$'; then
-	must "earlier $tools removed" quietly dpkg -P "$tools"
+	must "earlier $tools removed" quietly pkg_wait dpkg -P "$tools"
 fi
-must "dpkg -i $tools" quietly dpkg -i "$tdeb"
+must "dpkg -i $tools" quietly pkg_wait dpkg -i "$tdeb"
 check "f2fs-gc in /usr/sbin runs" quietly /usr/sbin/f2fs-gc --help
 check "man page, units and options file where the package puts them" \
 	test -f /usr/share/man/man8/f2fs-gc.8.gz -a -f "/lib/systemd/system/f2fs-gc@.service" \
@@ -168,11 +168,11 @@ check "the timer: daily, randomized delay, persistent, for timers.target" \
 check "nothing enabled by the package" \
 	sh -c "! ls /etc/systemd/system/*.wants/f2fs-gc@* 2>/dev/null &&
 		! dpkg-deb -I '$tdeb' postinst 2>/dev/null | grep -q 'enable'"
-must "dpkg -r $tools" quietly dpkg -r "$tools"
+must "dpkg -r $tools" quietly pkg_wait dpkg -r "$tools"
 check "removed: program, man page and units gone, options file kept (conffile)" \
 	sh -c "test ! -e /usr/sbin/f2fs-gc -a ! -e /usr/share/man/man8/f2fs-gc.8.gz &&
 		test ! -e '/lib/systemd/system/f2fs-gc@.service' -a -f /etc/default/f2fs-gc"
-must "dpkg -P $tools" quietly dpkg -P "$tools"
+must "dpkg -P $tools" quietly pkg_wait dpkg -P "$tools"
 check "purged: options file gone, dpkg knows no $tools" \
 	sh -c "test ! -e /etc/default/f2fs-gc && ! dpkg-query -W '$tools' 2>/dev/null"
 
@@ -201,14 +201,15 @@ deb_ok() {
 check "$pkg: installs /usr/src/$name-$version with upstream f2fs of every series" deb_ok
 # As on a rig without linux-source: the tarballs hidden from dpkg -i.
 no_source_dpkg() {
-	unshare -m sh -c 'for t in /usr/src/linux-source-*.tar.xz; do
+	unshare -m bash -c '. "$2/scripts/lib.sh"
+		for t in /usr/src/linux-source-*.tar.xz; do
 			[ -e "$t" ] && mount --bind /dev/null "$t"; done
-		exec dpkg -i "$1"' sh "$1"
+		pkg_wait dpkg -i "$1"' sh "$1" "$top"
 }
 # From a machine without the module: make dkms-install (host test 20)
 # owns the same DKMS entry and /usr/src tree.
 if dpkg-query -W -f '${Status}\n' "$pkg" 2>/dev/null | grep -q ' installed$'; then
-	must "earlier $pkg removed" quietly dpkg -P "$pkg"
+	must "earlier $pkg removed" quietly pkg_wait dpkg -P "$pkg"
 fi
 if [ -n "$(dkms status -m "$name" -v "$version")" ] || [ -e "/usr/src/$name-$version" ]; then
 	must "make dkms-install's $name/$version removed" \
@@ -222,9 +223,9 @@ refuses() {
 		grep -q "f2fs-packed-dkms package is installed" "$tmp/out"
 }
 check "scripts/dkms-install refuses while the package owns the install" refuses
-must "dpkg -r $pkg" quietly dpkg -r "$pkg"
+must "dpkg -r $pkg" quietly pkg_wait dpkg -r "$pkg"
 check "removed: no DKMS entry, no /usr/src tree, no module for any kernel" gone
-must "dpkg -P $pkg" quietly dpkg -P "$pkg"
+must "dpkg -P $pkg" quietly pkg_wait dpkg -P "$pkg"
 check "purged: dpkg knows no $pkg" sh -c "! dpkg-query -W '$pkg' 2>/dev/null"
 # Installed again, for guest test 15-dkms.
 must "dpkg -i $pkg again, linux-source hidden" quietly no_source_dpkg "$deb"

@@ -1,0 +1,166 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host load is no kernel bug (issue 21): a guest starved of host CPU must
+# not fail a test, a lockup in our code must. Without a VM: recorded
+# console logs (tests/host/data/console-*.log) fed to scripts/kernel-log,
+# to scripts/vm's verdict and to the guests' dmesg check; scripts/vm run
+# end to end against a fake qemu-system-x86_64 that plays such a log, to
+# see its status, the watchdog thresholds it puts on the kernel command
+# line under TCG and its timeout stretched by host load; the retry of a
+# starved test.
+set -eu
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+. tests/lib/host.sh
+. scripts/lib.sh
+
+data=tests/host/data
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# ---- the classifier ---------------------------------------------------
+reports() { scripts/kernel-log reports < "$data/console-$1.log"; }
+is_reports() { [ "$(reports "$1" | cut -d: -f1 | tr '\n' ' ')" = "$2" ]; }
+check "boot lockup in clear_page before the module loaded: starved" \
+	is_reports starved-boot "starved "
+check "soft lockup with frames in [f2fs_packed]: real" is_reports real-lockup "real "
+check "hung task of our GC thread, stack in stock code: real" is_reports real-hung "real "
+check "RCU stall and hung task in stock code after the module loaded: starved" \
+	is_reports starved-then-warn "starved starved "
+kept_warn() {
+	scripts/kernel-log filter < "$data/console-starved-then-warn.log" > "$tmp/f"
+	grep -q 'WARNING: CPU: 0 PID: 377 at fs/f2fs_packed/gc.c' "$tmp/f" &&
+		grep -q 'f2fs_gc+0x21b/0x7c0 \[f2fs_packed\]' "$tmp/f" &&
+		grep -q '^ok - writers started' "$tmp/f" &&
+		! grep -qE 'rcu: INFO|blocked for more than|memcpy_erms' "$tmp/f"
+}
+check "filter drops the starved reports, keeps the WARN after them and the test's output" kept_warn
+
+# ---- scripts/vm's verdict ---------------------------------------------
+verdict() { [ "$(console_verdict "$data/console-$1.log" "$2" 2>/dev/null)" = "$3" ]; }
+check "starved boot, test passed: status 0" verdict starved-boot 0 0
+check "starved boot, test failed: status $VM_STARVED (starved)" verdict starved-boot 1 "$VM_STARVED"
+check "starved boot, guest timed out: status $VM_STARVED" verdict starved-boot 124 "$VM_STARVED"
+check "our soft lockup: status 125 even though the script passed" verdict real-lockup 0 125
+check "our hung GC thread: status 125" verdict real-hung 1 125
+check "starved reports then a WARN of ours: status 125" verdict starved-then-warn 0 125
+
+# ---- the guests' dmesg check ------------------------------------------
+guest_clean() {
+	REPO=$top KVER=none bash -c 'log=$1
+		. tests/lib/guest.sh
+		dmesg() { cat "$log"; }
+		dmesg_clean' sh "$data/console-$1.log" > /dev/null
+}
+check "guest dmesg_clean: clean after a starved boot" guest_clean starved-boot
+check "guest dmesg_clean: not clean after our lockup" not guest_clean real-lockup
+check "guest dmesg_clean: not clean after our hung task" not guest_clean real-hung
+check "guest dmesg_clean: not clean with our WARN after starved reports" not guest_clean starved-then-warn
+
+# ---- scripts/vm end to end, a fake qemu playing a console log --------
+kver=$(series_test_kernel "$(supported_series | cut -d' ' -f1)")
+if [ ! -f "$(kernel_image "$kver")" ]; then
+	fail "no kernel image for $kver (scripts/install-deps)"
+	finish
+fi
+# A copy of scripts/ and META, so that the fake's answers (accel, an empty
+# initramfs) never reach this tree's build/ cache.
+fake=$tmp/tree
+mkdir -p "$fake/build" "$tmp/bin"
+cp -a scripts META "$fake/"
+echo tcg > "$fake/build/accel-$kver"
+: > "$fake/build/initramfs-$kver.cpio.gz"
+touch -d '+1 hour' "$fake/build/initramfs-$kver.cpio.gz"
+cat > "$tmp/bin/qemu-system-x86_64" <<'EOF'
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Fake QEMU: plays FAKE_CONSOLE to the serial file, FAKE_STATUS as the
+# guest's status, after FAKE_SLEEP seconds; records the command line.
+set -eu
+serial= append= out=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-serial) serial=${2#file:}; shift ;;
+	-append) append=$2; shift ;;
+	-fsdev) case $2 in *id=out,*) out=${2#*path=}; out=${out%%,*} ;; esac; shift ;;
+	esac
+	shift
+done
+echo "$append" > "$FAKE_APPEND"
+sleep "${FAKE_SLEEP:-0}"
+cp "$FAKE_CONSOLE" "$serial"
+echo "$FAKE_STATUS" > "$out/.exit-status"
+EOF
+chmod +x "$tmp/bin/qemu-system-x86_64"
+echo 'exit 0' > "$tmp/guest.sh"
+# fake_vm CONSOLE STATUS [VM OPTIONS]: scripts/vm's status
+fake_vm() {
+	local console=$1 status=$2 rc=0
+	shift 2
+	PATH=$tmp/bin:$PATH FAKE_CONSOLE=$console FAKE_STATUS=$status \
+	FAKE_APPEND=$tmp/append KVER=$kver \
+		"$fake/scripts/vm" -d 0 "$@" -o "$tmp/out" "$tmp/guest.sh" \
+		> "$tmp/vm.out" 2> "$tmp/vm.err" || rc=$?
+	echo $rc
+}
+vm_says() { [ "$(fake_vm "$data/console-$1.log" "$2")" = "$3" ]; }
+check "scripts/vm: starved boot, script failed: $VM_STARVED" vm_says starved-boot 1 "$VM_STARVED"
+check "scripts/vm: starved boot, script passed: 0" vm_says starved-boot 0 0
+check "scripts/vm: ... and the starvation noted on stderr" grep -q 'guest starved' "$tmp/vm.err"
+check "scripts/vm: our lockup: 125" vm_says real-lockup 0 125
+check "scripts/vm: our hung task: 125" vm_says real-hung 1 125
+check "scripts/vm: TCG cmdline raises the watchdogs" \
+	grep -qE 'watchdog_thresh=30 .*rcupdate.rcu_cpu_stall_timeout=60 .*F2FS_PACKED_HUNG_TASK=120' "$tmp/append"
+
+# ---- the timeout, stretched by load -----------------------------------
+echo "F2FS_PACKED_EXIT=0" > "$tmp/quiet.log"
+slow_vm() { FAKE_SLEEP=$1 VM_TIMEOUT_SCALE=$2 fake_vm "$tmp/quiet.log" 0 -t "$3"; }
+check "6 s guest, -t 3, idle host: timed out (124)" sh -c "[ \"\$1\" = 124 ]" sh "$(slow_vm 6 1 3)"
+check "its timeout message names the stretched deadline" grep -q 'timed out after 3s' "$tmp/vm.err"
+check "6 s guest, -t 3, host loaded 4x: finishes (0)" sh -c "[ \"\$1\" = 0 ]" sh "$(slow_vm 6 4 3)"
+check "the guest was told to dump its stacks 30 s before the deadline" test -e "$tmp/out/.dump-stacks"
+
+factor_of() {
+	echo "$1 0.5 0.3 1/100 1234" > "$tmp/loadavg"
+	[ "$(LOADAVG_FILE=$tmp/loadavg load_factor)" = "$2" ]
+}
+n=$(nproc)
+check "load_factor: idle host 1.00" factor_of 0.10 1.00
+check "load_factor: load 2.5x the CPUs 2.50" factor_of "$(awk -v n="$n" 'BEGIN { print 2.5 * n }')" 2.50
+check "load_factor: bounded at 4.00" factor_of "$((100 * n))" 4.00
+# Load that comes on while the guest runs stretches the deadline too.
+later_load() {
+	echo "0.00 0 0 1/1 1" > "$tmp/loadavg"
+	(sleep 1; echo "$((4 * n)).00 0 0 1/1 1" > "$tmp/loadavg") &
+	LOADAVG_FILE=$tmp/loadavg run_with_deadline 2 "" sleep 4
+}
+check "run_with_deadline: load from the 2nd second on stretches 2 s to 8 s" later_load
+check "run_with_deadline: idle host, 2 s deadline kills a 4 s command (124)" \
+	bash -c '. scripts/lib.sh; echo "0.00 0 0 1/1 1" > "$1"
+		LOADAVG_FILE=$1 run_with_deadline 2 "" sleep 4; [ $? = 124 ]' sh "$tmp/loadavg0"
+
+# ---- tests/run's retry --------------------------------------------------
+# flaky FILE STATUS...: exits with the next STATUS each call
+flaky() {
+	local n
+	n=$(($(cat "$1" 2>/dev/null || echo 0) + 1))
+	echo $n > "$1"
+	shift
+	eval "exit \${$n}"
+}
+retried() {
+	local want=$1 calls=$2 rc=0
+	shift 2
+	rm -f "$tmp/calls" "$tmp/log" "$tmp/log.starved"
+	echo first > "$tmp/log"
+	retry_starved "$tmp/log" bash -c "$(declare -f flaky); flaky \"\$@\"" sh "$tmp/calls" "$@" \
+		2>/dev/null || rc=$?
+	[ $rc = "$want" ] && [ "$(cat "$tmp/calls")" = "$calls" ]
+}
+check "retry: starved then passed: 0 after 2 runs" retried 0 2 "$VM_STARVED" 0
+check "retry: the first run's console kept as LOG.starved" test -e "$tmp/log.starved"
+check "retry: starved twice: $VM_STARVED after 2 runs" retried "$VM_STARVED" 2 "$VM_STARVED" "$VM_STARVED" 0
+check "retry: a real failure is not retried" retried 125 1 125 0
+finish

@@ -1,0 +1,325 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# The seeded GC torture run (issue 21, part 3), sourced inside the VM by
+# tests/steps/torture.sh (make torture) and tests/guest/62-torture-smoke.sh.
+#
+# torture_phase NAME SECS SEED DEV MKFS_OPTS MOUNT_OPTS: on DEV made
+# nearly full (a kept data set written by fio with crc32c headers, and a
+# fragmented set: files written interleaved, every other one deleted), in
+# rounds of TORTURE_ROUND seconds until SECS have passed, all at once:
+#   - fsstress (build/fsstress, fstests' ltp tool; skipped with a note
+#     when it is not built) in a directory of its own, emptied when the
+#     volume passes 90% used;
+#   - two fio writers, random 4 KiB writes with fsync every 8 writes and
+#     verify=crc32c: each fio run writes its files then reads them back;
+#   - sync foreground GC calls (tools/f2fs-gc, -c 4);
+#   - GC_RANGE calls over random block ranges (f2fs-gc -r);
+#   - the GC thread in urgent mode (gc_urgent=1, 50 ms sleeps);
+#   - random flips of gc_inode_local_packing, gc_pack_sections,
+#     gc_pack_max_blocks and gc_pack_order;
+# and between rounds, by the seed: nothing, a remount with a random
+# gc_packing= (on, off, auto), or f2fs_io shutdown (level 0, 1 or 2)
+# followed by the recovery mount and fsck.f2fs. At the end the kept set
+# is verified by fio (verify_only), fsck.f2fs must be clean; the caller
+# checks dmesg and rmmod. Figures add up in TORTURE_* variables.
+# Everything random comes from SEED (bash's RANDOM, fio's randseed,
+# fsstress -s), so a seed replays the same choices; the interleaving of
+# the concurrent workers is the scheduler's.
+
+[ -z "${TORTURE_LIB_LOADED:-}" ] || return 0
+TORTURE_LIB_LOADED=1
+# shellcheck source=tests/lib/zoned.sh
+. "$REPO/tests/lib/zoned.sh"
+
+FSSTRESS=$REPO/build/fsstress
+TORTURE_ROUND=${TORTURE_ROUND:-30}
+TORTURE_GC_CALLS=0 TORTURE_GC_OK=0 TORTURE_RANGE_CALLS=0 TORTURE_RANGE_OK=0
+TORTURE_RANGE_NODATA=0 TORTURE_RANGE_ERR=0
+TORTURE_FLIPS=0 TORTURE_REMOUNTS=0 TORTURE_SHUTDOWNS=0 TORTURE_FIO_RUNS=0
+TORTURE_ROUNDS=0 TORTURE_PACKED_BLOCKS=0 TORTURE_PACKED_INODES=0
+TORTURE_PACKED_SECTIONS=0 TORTURE_FSSTRESS_RUNS=0
+
+# torture_counters MNT: add the mount's gc_pack_* counters (they start
+# from 0 at every mount) to the TORTURE_PACKED_* totals.
+torture_counters() {
+	local s
+	s=$(sysfs_dev f2fs_packed "$(findmnt -no SOURCE "$1")")
+	TORTURE_PACKED_BLOCKS=$((TORTURE_PACKED_BLOCKS + $(cat "$s/gc_pack_blocks")))
+	TORTURE_PACKED_INODES=$((TORTURE_PACKED_INODES + $(cat "$s/gc_pack_inodes")))
+	TORTURE_PACKED_SECTIONS=$((TORTURE_PACKED_SECTIONS + $(cat "$s/gc_pack_packed_sections")))
+}
+
+# torture_urgent MNT: the GC thread in urgent mode, collecting every 50 ms.
+torture_urgent() {
+	local s
+	s=$(sysfs_dev f2fs_packed "$(findmnt -no SOURCE "$1")")
+	echo 50 > "$s/gc_urgent_sleep_time" && echo 1 > "$s/gc_urgent"
+}
+
+# torture_mount DEV MNT OPTS: mount, the GC thread made urgent.
+torture_mount() {
+	mount_f2fs f2fs_packed "$1" "$2" "$3" && torture_urgent "$2"
+}
+
+# The workers: each loops until the file $TDIR/stop exists, its own
+# RANDOM seeded from the round's seed, and appends one line per call to
+# its log in $TDIR for the figures.
+w_gc() {
+	set +e
+	RANDOM=$1
+	while [ ! -e "$TDIR/stop" ]; do
+		"$GC_TOOL" -q -j -d off -i 4 -c 4 "$MNT" >> "$TDIR/gc.json" 2>/dev/null
+		sleep "0.$((RANDOM % 10))"
+	done
+}
+w_range() {
+	set +e
+	local blocks=$2 main=$3 proc=$4 seg start len
+	RANDOM=$1
+	while [ ! -e "$TDIR/stop" ]; do
+		# A range from a random segment that holds valid blocks, not
+		# full (GC_RANGE stops with ENODATA at the first segment with
+		# none); half the time a random one inside the main area (the
+		# kernel refuses the rest), which may well be free.
+		seg=$(awk -v r=$RANDOM 'NR > 2 { for (i = 2; i <= NF; i++) {
+				split($i, tv, "|")
+				if (tv[2] > 0 && tv[2] < 512) c[n++] = $1 + i - 2 } }
+			END { if (n) print c[r % n] }' "$proc/segment_info")
+		# GC_RANGE goes on section after section while start <= end,
+		# so a range shorter than a section collects just one.
+		if [ -n "$seg" ] && [ $((RANDOM % 2)) -eq 0 ]; then
+			start=$((main + seg * 512))
+			len=$((1 + RANDOM % 500))
+		else
+			start=$((main + (RANDOM * 32768 + RANDOM) % (blocks - main - 8193)))
+			len=$((512 * (1 + RANDOM % 4)))
+		fi
+		"$GC_TOOL" -q -j -d off -i 2 -c 2 -r "$start:$len" "$MNT" \
+			>> "$TDIR/range.json" 2>/dev/null
+		sleep "0.$((RANDOM % 10))"
+	done
+}
+w_knobs() {
+	set +e
+	local s=$2 v k
+	RANDOM=$1
+	while [ ! -e "$TDIR/stop" ]; do
+		case $((RANDOM % 4)) in
+		0) k=gc_inode_local_packing; v=$((RANDOM % 10 < 7 ? 1 : 0)) ;;
+		1) k=gc_pack_sections; v=$((1 + RANDOM % 8)) ;;
+		2) k=gc_pack_max_blocks
+		   set -- 64 256 1024 4096 65536
+		   shift $((RANDOM % 5)); v=$1 ;;
+		3) k=gc_pack_order; v=$((RANDOM % 2)) ;;
+		esac
+		echo "$v" > "$s/$k" 2>/dev/null && echo "$k=$v" >> "$TDIR/knobs"
+		sleep "$((1 + RANDOM % 3))"
+	done
+}
+w_fio() {
+	set +e
+	local seed=$1 mb=$2 n=0
+	mkdir -p "$MNT/fio"
+	while [ ! -e "$TDIR/stop" ]; do
+		n=$((n + 1))
+		if fio --name=w --directory="$MNT/fio" --numjobs=2 --size="${mb}M" \
+			--bs=4k --rw=randwrite --ioengine=psync --fsync=8 \
+			--verify=crc32c --do_verify=1 --verify_fatal=1 \
+			--randseed=$((seed + n)) --group_reporting \
+			--eta=never --output="$TDIR/fio.out" > /dev/null 2>&1; then
+			echo ok >> "$TDIR/fio"
+		elif ! grep -qiE 'verify|bad magic|crc32c' "$TDIR/fio.out" &&
+		     grep -q 'No space left' "$TDIR/fio.out"; then
+			# fsstress took the room first: no verdict on the data
+			echo enospc >> "$TDIR/fio"
+		else
+			echo "fail run $n" >> "$TDIR/fio"
+			cp "$TDIR/fio.out" "$TDIR/fio.fail.$n"
+		fi
+	done
+}
+w_fsstress() {
+	set +e
+	local seed=$1
+	mkdir -p "$MNT/fss"
+	while [ ! -e "$TDIR/stop" ]; do
+		# Room for the others: fsstress starts over above 90% used.
+		[ "$(df --output=pcent "$MNT" | tail -1 | tr -dc 0-9)" -lt 90 ] ||
+			rm -rf "$MNT/fss"/*
+		seed=$((seed + 1))
+		timeout -s TERM 20 "$FSSTRESS" -d "$MNT/fss" -p 2 -n 400 -s "$seed" \
+			> /dev/null 2>&1
+		echo run >> "$TDIR/fsstress"
+	done
+}
+
+# lines FILE [PATTERN]: lines of FILE (matching PATTERN), 0 without FILE.
+lines() {
+	[ -e "$1" ] || { echo 0; return; }
+	grep -c -- "${2:-}" "$1" || :
+}
+
+# json_sum FILE KEY: KEY summed over the JSON summaries in FILE.
+json_sum() {
+	sed -n "s/^ *\"$2\": *\\([0-9]*\\).*/\\1/p" "$1" 2>/dev/null |
+		awk '{ n += $1 } END { print n + 0 }'
+}
+
+# torture_round SEED BLOCKS FIO_MB: one round of all the workers.
+torture_round() {
+	local seed=$1 s pids=() p
+	s=$(sysfs_dev f2fs_packed "$(findmnt -no SOURCE "$MNT")")
+	rm -f "$TDIR/stop"
+	w_gc $((seed + 1)) &
+	pids+=($!)
+	w_range $((seed + 2)) "$2" "$(cat "$s/main_blkaddr")" \
+		"/proc/fs/f2fs_packed/$(basename "$s")" &
+	pids+=($!)
+	w_knobs $((seed + 3)) "$s" &
+	pids+=($!)
+	w_fio $((seed + 4)) "$3" &
+	pids+=($!)
+	if [ -x "$FSSTRESS" ]; then
+		w_fsstress $((seed + 5)) &
+		pids+=($!)
+	fi
+	sleep "$TORTURE_ROUND"
+	touch "$TDIR/stop"
+	for p in "${pids[@]}"; do
+		wait "$p"
+	done
+	TORTURE_ROUNDS=$((TORTURE_ROUNDS + 1))
+}
+
+torture_phase() {
+	local name=$1 secs=$2 seed=$3 dev=$4 mkfs_opts=$5 opts=$6
+	local end avail keep_mb frag_files fio_mb blocks ev lvl fails first
+	MNT=/mnt/torture-$name
+	TDIR=/tmp/torture-$name
+	rm -rf "$TDIR"
+	mkdir -p "$TDIR"
+	RANDOM=$seed
+	log "torture $name: seed $seed, $secs s, mkfs.f2fs $mkfs_opts, mount $opts"
+	# shellcheck disable=SC2086 # options are words
+	mkfs_f2fs "$dev" $mkfs_opts
+	torture_mount "$dev" "$MNT" "$opts" || { fail "$name: mount $dev $opts"; return 1; }
+
+	# Nearly full: 55% of the free space a kept set, 2 x 15% written
+	# interleaved and one half deleted.
+	avail=$(($(df --output=avail -k "$MNT" | tail -1) / 1024))
+	keep_mb=$((avail * 55 / 100 / 4))
+	frag_files=$((avail * 30 / 100))
+	fio_mb=$((avail / 100))
+	[ "$fio_mb" -ge 2 ] || fio_mb=2
+	fio --name=keep --directory="$MNT" --filename_format='keep.$jobnum' \
+		--numjobs=4 --size="${keep_mb}M" --bs=64k --rw=write \
+		--verify=crc32c --do_verify=0 --randseed="$seed" \
+		--eta=never --output=/dev/null ||
+		{ fail "$name: fio could not write the kept set"; return 1; }
+	interleave "$MNT/frag" "$frag_files" 1024 16k
+	delete_even "$MNT/frag" "$frag_files"
+	sync
+	log "$name: $(df -h --output=size,used,pcent "$MNT" | tail -1) used after the fill (avail ${avail} MiB; kept 4 x ${keep_mb} MiB, fio 2 x ${fio_mb} MiB)"
+	blocks=$(($(blockdev --getsize64 "$dev") / 4096))
+
+	end=$((SECONDS + secs))
+	first=1
+	while [ $SECONDS -lt "$end" ]; do
+		torture_round $((seed + 100 * TORTURE_ROUNDS)) "$blocks" "$fio_mb"
+		ev=$((RANDOM % 10))
+		# Every phase has at least one: its first round ends in a
+		# remount (even seed) or a shutdown (odd); the three phases'
+		# seeds follow each other, so a run has both.
+		[ "$first" = 0 ] || ev=$((seed % 2 ? 4 : 0))
+		first=0
+		if [ $ev -lt 3 ]; then
+			set -- on off auto
+			shift $((RANDOM % 3))
+			torture_counters "$MNT"
+			umount "$MNT" || { fail "$name: umount for a remount"; return 1; }
+			torture_mount "$dev" "$MNT" "$opts,gc_packing=$1" ||
+				{ fail "$name: remount gc_packing=$1"; return 1; }
+			TORTURE_REMOUNTS=$((TORTURE_REMOUNTS + 1))
+			log "$name: round $TORTURE_ROUNDS: remount gc_packing=$1 (${SECONDS}s)"
+		elif [ $ev -lt 5 ]; then
+			lvl=$((RANDOM % 3))
+			torture_counters "$MNT"
+			sync
+			f2fs_io shutdown "$lvl" "$MNT" > /dev/null ||
+				{ fail "$name: f2fs_io shutdown $lvl"; return 1; }
+			umount "$MNT" || { fail "$name: umount after shutdown"; return 1; }
+			torture_mount "$dev" "$MNT" "$opts" ||
+				{ fail "$name: recovery mount after shutdown $lvl"; return 1; }
+			umount "$MNT" || { fail "$name: umount after recovery"; return 1; }
+			check "$name: fsck.f2fs clean after shutdown $lvl and recovery" fsck_clean "$dev"
+			torture_mount "$dev" "$MNT" "$opts" ||
+				{ fail "$name: mount after recovery"; return 1; }
+			TORTURE_SHUTDOWNS=$((TORTURE_SHUTDOWNS + 1))
+			log "$name: round $TORTURE_ROUNDS: shutdown $lvl, recovered (${SECONDS}s)"
+		fi
+	done
+
+	fails=$(lines "$TDIR/fio" '^fail')
+	check "$name: fio writers' verify clean ($(lines "$TDIR/fio" '^ok') runs, $(lines "$TDIR/fio" '^enospc') cut short by ENOSPC, $fails failed)" \
+		test "$fails" -eq 0
+	[ "$fails" -eq 0 ] || sed 's/^/# /' "$TDIR"/fio.fail.* | grep -iE 'verify|bad|err' | head -10
+	# TORTURE_BREAK=keep (scripts/torture's TORTURE_BREAK): one block
+	# of the kept set overwritten, to see this check fail.
+	[ "${TORTURE_BREAK:-}" != keep ] ||
+		dd if=/dev/urandom of="$MNT/keep.0" bs=4k count=1 seek=3 \
+			conv=notrunc,fsync status=none
+	check "$name: kept set verified by fio" \
+		fio --name=keep --directory="$MNT" --filename_format='keep.$jobnum' \
+		--numjobs=4 --size="${keep_mb}M" --bs=64k --rw=write \
+		--verify=crc32c --verify_only --verify_fatal=1 --randseed="$seed" \
+		--eta=never --output="$TDIR/keep.out"
+	torture_counters "$MNT"
+	TORTURE_GC_CALLS=$((TORTURE_GC_CALLS + $(json_sum "$TDIR/gc.json" calls)))
+	TORTURE_GC_OK=$((TORTURE_GC_OK + $(json_sum "$TDIR/gc.json" successes)))
+	TORTURE_RANGE_CALLS=$((TORTURE_RANGE_CALLS + $(json_sum "$TDIR/range.json" calls)))
+	TORTURE_RANGE_OK=$((TORTURE_RANGE_OK + $(json_sum "$TDIR/range.json" successes)))
+	TORTURE_RANGE_NODATA=$((TORTURE_RANGE_NODATA + $(json_sum "$TDIR/range.json" eagain)))
+	TORTURE_RANGE_ERR=$((TORTURE_RANGE_ERR + $(json_sum "$TDIR/range.json" errors)))
+	TORTURE_FLIPS=$((TORTURE_FLIPS + $(lines "$TDIR/knobs")))
+	TORTURE_FIO_RUNS=$((TORTURE_FIO_RUNS + $(lines "$TDIR/fio" '^ok')))
+	TORTURE_FSSTRESS_RUNS=$((TORTURE_FSSTRESS_RUNS + $(lines "$TDIR/fsstress")))
+	umount_fsck "$dev" "$MNT"
+	log "$name: done at ${SECONDS}s; so far: $(torture_report | sed 's/^# torture figures: //')"
+}
+
+# torture_report: the figures so far, one line.
+torture_report() {
+	echo "# torture figures: rounds=$TORTURE_ROUNDS gc_calls=$TORTURE_GC_CALLS gc_ok=$TORTURE_GC_OK range_calls=$TORTURE_RANGE_CALLS range_ok=$TORTURE_RANGE_OK range_eagain_enodata=$TORTURE_RANGE_NODATA range_errors=$TORTURE_RANGE_ERR knob_flips=$TORTURE_FLIPS remounts=$TORTURE_REMOUNTS shutdowns=$TORTURE_SHUTDOWNS fio_runs=$TORTURE_FIO_RUNS fsstress_runs=$TORTURE_FSSTRESS_RUNS packed_blocks=$TORTURE_PACKED_BLOCKS packed_inodes=$TORTURE_PACKED_INODES packed_sections=$TORTURE_PACKED_SECTIONS"
+}
+
+# torture_all SECS SEED: the three geometries, SECS/3 each: -s 1 on
+# /dev/vda, -s 4 mode=lfs on /dev/vdb, a zoned null_blk device in guest
+# RAM (48 zones of 8 MiB, 3 conventional for the metadata, as test 40's);
+# then rmmod.
+torture_all() {
+	local secs=$1 seed=$2 per zdev
+	per=$((secs / 3))
+	# After a shutdown on a zoned device, recovery moves the current
+	# segments past the zones' write pointers and says so.
+	# shellcheck disable=SC2034 # read by dmesg_clean
+	DMESG_EXPECTED='Unaligned curseg\[[0-9]+\] with write pointer'
+	load_packed
+	need_gc_tool
+	[ -x "$FSSTRESS" ] ||
+		log "NOTE: $FSSTRESS not built (make fsstress): fio writers only, no fsstress"
+	torture_phase s1 "$per" "$seed" "$DISK1" "-s 1" "background_gc=on,gc_packing=on"
+	torture_phase s4lfs "$per" $((seed + 1)) "$DISK2" "-s 4" \
+		"background_gc=on,mode=lfs,gc_packing=on"
+	zoned_nullb zdev ztort 48 8 8 3
+	torture_phase zoned "$per" $((seed + 2)) "$zdev" "-m" "background_gc=on,gc_packing=on"
+	remove_zoned_nullb ztort
+	torture_report
+	# A run that packed nothing tortured nothing.
+	check "packed GC was driven: $TORTURE_GC_OK successful GC calls, $TORTURE_PACKED_BLOCKS blocks packed" \
+		test "$TORTURE_GC_OK" -gt 0 -a "$TORTURE_PACKED_BLOCKS" -gt 0
+	check "rmmod f2fs_packed" rmmod f2fs_packed
+	check "no slab of ours left behind" \
+		sh -c '! dmesg | grep -E "Objects remaining|still has objects"'
+	finish
+}

@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Guest side of `make torture` (scripts/torture boots it with scripts/vm):
+# the seeded GC torture run of tests/lib/torture.sh over the three
+# geometries. Arguments: SECONDS SEED [ROUND_SECONDS [BREAK]] (BREAK:
+# see TORTURE_BREAK in tests/lib/torture.sh).
+set -eu
+# shellcheck disable=SC2034 # both read by tests/lib/torture.sh
+TORTURE_ROUND=${3:-30}
+# shellcheck disable=SC2034
+TORTURE_BREAK=${4:-}
+. "$REPO/tests/lib/torture.sh"
+
+log "torture: $1 s, seed $2 (replay: TORTURE_SEED=$2)"
+torture_all "$1" "$2"
