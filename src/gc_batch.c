@@ -145,7 +145,8 @@ int f2fs_gc_pack_batch(struct f2fs_sb_info *sbi, unsigned int segno,
 	struct f2fs_gc_pack_info *info = &sbi->gc_pack;
 	unsigned int n = min_t(unsigned int, READ_ONCE(info->max_sections),
 			       GC_PACK_MAX_SECTIONS);
-	unsigned int first = GET_SEC_FROM_SEG(sbi, segno), collected = 1, i;
+	unsigned int first = GET_SEC_FROM_SEG(sbi, segno), collected = 1;
+	unsigned int waited = 0, i;
 	struct gc_pack_section *sec;
 	struct gc_pack_ctl batch;
 	struct blk_plug plug;
@@ -181,6 +182,9 @@ int f2fs_gc_pack_batch(struct f2fs_sb_info *sbi, unsigned int segno,
 		if (gc_pack_section_of(&batch, segno) ||
 		    !gc_batch_fits(&batch, segno))
 			break;
+		/* the sections held so far wait for this victim's scan */
+		info->held_sections += batch.nr_secs - waited;
+		waited = batch.nr_secs;
 		ret = f2fs_gc_collect_section(sbi, segno, gc_list);
 		if (ret < 0)
 			break;
@@ -206,9 +210,6 @@ int f2fs_gc_pack_batch(struct f2fs_sb_info *sbi, unsigned int segno,
 			f2fs_submit_merged_write(sbi, DATA);
 		blk_finish_plug(&plug);
 	}
-	if (batch.nr_secs > 1)
-		info->held_sections += batch.nr_secs - 1;
-
 	for (i = 0; i < batch.nr_secs; i++) {
 		sec = &batch.secs[i];
 		if (sec->secno != first)
