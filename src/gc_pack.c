@@ -251,16 +251,20 @@ static bool gc_pack_block_valid(struct f2fs_sb_info *sbi,
 
 /*
  * 1 if the block was moved, 0 if it died meanwhile or was skipped. The
- * check is phase 4's, against the live summary entry: f2fs_replace_block()
- * (collapse/insert range, move_range, atomic commit) gives a block another
- * node or owner without moving it, and rewrites only that entry. A record
- * is re-checked later than phase 4 would have: its section may have been
- * emptied by writers, freed by a checkpoint and reopened by a log, whose
- * summary entries then live in the log, not in the held page. A block the
- * SIT no longer counts valid is skipped before is_alive() reads a node
- * its stale entry may name (a nid freed and reused: a version mismatch
- * that is staleness, not the corruption is_alive() would flag), and an
- * open log's blocks are not GC's.
+ * checks are phase 4's, the SIT's valid bit and then the live summary
+ * entry: f2fs_replace_block() (collapse/insert range, move_range, atomic
+ * commit) gives a block another node or owner without moving it, and
+ * rewrites only that entry. A batch re-checks its records later than
+ * phase 4 would have: a held section may have been emptied by writers,
+ * freed by a checkpoint and reopened by a log, whose new blocks' summary
+ * entries live in the log, not in the held page; is_alive() would read
+ * the old owner's entry for them (a nid freed and reused: a version
+ * mismatch that is staleness, not the corruption it flags). A held
+ * section cannot be an SSR target (sec_usage_check()), so a log in it
+ * means it was reopened. A single section is left as phase 4 leaves it:
+ * GC_RANGE sets no cur_victim_sec, and SSR may open a log in a segment
+ * the pass has just emptied while the section's other records still
+ * wait to be moved.
  */
 static int gc_pack_move(struct gc_pack_ctl *pack,
 			struct gc_inode_list *gc_list, struct gc_pack_block *b)
@@ -281,7 +285,8 @@ static int gc_pack_move(struct gc_pack_ctl *pack,
 	if (WARN_ON_ONCE(!seg || !seg->entries))
 		return 0;
 	entry = &seg->entries[off];
-	if (IS_CURSEC(sbi, sec->secno) || !gc_pack_block_valid(sbi, b) ||
+	if ((pack->batch && IS_CURSEC(sbi, sec->secno)) ||
+	    !gc_pack_block_valid(sbi, b) ||
 	    !is_alive(sbi, entry, &dni, b->blkaddr, &nofs)) {
 		sbi->gc_pack.stale++;
 		return 0;
