@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# DKMS: the module the host installed with DKMS (tests/host/20-dkms.sh,
+# DKMS: the module the host installed with DKMS (tests/host/22-dkms.sh,
 # which tests/run runs before the guest tests: "after: host checks" below) loads with modprobe from
 # /lib/modules/$KVER/updates/dkms, beside stock f2fs, and works.
 # vm: -d 2 -s 256M
@@ -10,7 +10,7 @@ set -eu
 dkms_dir=/lib/modules/$KVER/updates/dkms
 version=$(cat "$REPO/VERSION")
 if ! ls "$dkms_dir"/f2fs_packed.ko* >/dev/null 2>&1; then
-	fail "no f2fs_packed.ko in $dkms_dir: the DKMS install is missing; run 'tests/run 20-dkms' (or make dkms-install) on the host first"
+	fail "no f2fs_packed.ko in $dkms_dir: the DKMS install is missing; run 'tests/run 22-dkms' (or make dkms-install) on the host first"
 	finish
 fi
 

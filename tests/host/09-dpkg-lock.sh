@@ -4,7 +4,7 @@
 # A package manager running beside us (unattended-upgrades, another apt
 # run) holds the dpkg lock for a while: every apt-get and dpkg that
 # changes packages in our scripts and host tests waits for it (pkg_wait in
-# scripts/lib.sh) instead of failing at once (issue 21: host test 22's
+# scripts/lib.sh) instead of failing at once (issue 21: the dist test's
 # dpkg -i failed on a lock another apt run held). On a scratch dpkg root,
 # never the machine's: a tiny package, its admin directory's
 # lock-frontend held by a background process as dpkg and apt hold it (an

@@ -114,7 +114,7 @@ check "patch that does not apply: error names $first and fs/f2fs/gc.c" \
 	fails_with "patch $first does not apply to fs/f2fs/gc.c" \
 	env KSRC="$ksrc" "$bad/scripts/import" "$kver"
 check "failed patch leaves no half-imported tree" test ! -e "$bad/src/f2fs"
-# IMPORT_TRAIL=1 (needs git; host 22 runs this test without git): the
+# IMPORT_TRAIL=1 (needs git; host 20 runs this test without git): the
 # failed import leaves its trail up to the rename.
 trail_of() { sed -n 's/^import trail: \([^ ]*\) .*/\1/p' "$tmp/out"; }
 if command -v git > /dev/null; then

@@ -8,8 +8,8 @@
 # series' test kernel), the import from Debian's linux-source tarball
 # running inside DKMS's MAKE. DKMS works in trees of this test's own
 # (--sourcetree, --dkmstree, --installtree), so the install that
-# f2fs-packed-dkms owns (host test 20, guest test 15) stays as it is, and
-# only one kernel is built: host test 20 builds for every kernel.
+# f2fs-packed-dkms owns (host test 22, guest test 15) stays as it is, and
+# only one kernel is built: host test 22 builds for every kernel.
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
