@@ -57,9 +57,17 @@ torture_urgent() {
 	echo 50 > "$s/gc_urgent_sleep_time" && echo 1 > "$s/gc_urgent"
 }
 
-# torture_mount DEV MNT OPTS: mount, the GC thread made urgent.
+# torture_mount DEV MNT OPTS: mount, the GC thread made urgent. A mount
+# that fails shows why: mount's own message and the kernel's last lines.
 torture_mount() {
-	mount_f2fs f2fs_packed "$1" "$2" "$3" && torture_urgent "$2"
+	local err
+	mkdir -p "$2"
+	if ! err=$(mount -t f2fs_packed -o "$3" "$1" "$2" 2>&1); then
+		echo "# mount -o $3 $1: $err"
+		dmesg | tail -25 | sed 's/^/# dmesg: /'
+		return 1
+	fi
+	torture_urgent "$2"
 }
 
 # The workers: each loops until the file $TDIR/stop exists, its own
