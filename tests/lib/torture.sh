@@ -67,7 +67,7 @@ torture_mount() {
 		dmesg | tail -25 | sed 's/^/# dmesg: /'
 		return 1
 	fi
-	torture_urgent "$2"
+	torture_urgent "$2" || { echo "# mounted, but gc_urgent could not be set"; return 1; }
 }
 
 # The workers: each loops until the file $TDIR/stop exists, its own
