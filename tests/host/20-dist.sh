@@ -104,7 +104,7 @@ must "git is not on that PATH, no .git in the tree" \
 # (scripts/refresh falls back to diff -p, IMPORT_TRAIL=1 stops with an
 # error, bench/ says 'unknown'): the tarball works without it.
 unguarded_git() {
-	grep -rlE '(^|[;&|($])[[:space:]]*git[[:space:]]' "$tree/scripts" "$tree/tests" \
+	grep -rlE --exclude='*.md' '(^|[;&|($])[[:space:]]*git[[:space:]]' "$tree/scripts" "$tree/tests" \
 		"$tree/Makefile" "$tree/tools" "$tree/.ci" |
 		grep -v '/tests/host/20-dist.sh$' |
 		while read -r f; do
