@@ -12,9 +12,9 @@
 #define SEGS_PER_SEC(sbi)	((sbi)->segs_per_sec)
 #endif
 
-/* 6.15 turned IS_CURSEC() into is_cursec(). */
-#ifndef IS_CURSEC
-#define IS_CURSEC(sbi, secno)	is_cursec(sbi, secno)
+/* 6.15 turned IS_CURSEG() into is_curseg(). */
+#ifndef IS_CURSEG
+#define IS_CURSEG(sbi, segno)	is_curseg(sbi, segno)
 #endif
 
 #endif /* _F2FS_PACKED_COMPAT_H */

@@ -251,20 +251,21 @@ static bool gc_pack_block_valid(struct f2fs_sb_info *sbi,
 
 /*
  * 1 if the block was moved, 0 if it died meanwhile or was skipped. The
- * checks are phase 4's, the SIT's valid bit and then the live summary
- * entry: f2fs_replace_block() (collapse/insert range, move_range, atomic
+ * checks are phase 4's, the SIT's valid bit and then the summary entry:
+ * f2fs_replace_block() (collapse/insert range, move_range, atomic
  * commit) gives a block another node or owner without moving it, and
- * rewrites only that entry. A batch re-checks its records later than
- * phase 4 would have: a held section may have been emptied by writers,
- * freed by a checkpoint and reopened by a log, whose new blocks' summary
- * entries live in the log, not in the held page; is_alive() would read
- * the old owner's entry for them (a nid freed and reused: a version
- * mismatch that is staleness, not the corruption it flags). A held
- * section cannot be an SSR target (sec_usage_check()), so a log in it
- * means it was reopened. A single section is left as phase 4 leaves it:
- * GC_RANGE sets no cur_victim_sec, and SSR may open a log in a segment
- * the pass has just emptied while the section's other records still
- * wait to be moved.
+ * rewrites only that entry. The pass runs later than phase 4 would have,
+ * and a log may have opened in the record's segment meanwhile: SSR
+ * reuses emptied segments of the victim (under checkpoint=disable
+ * get_free_segment() takes any empty dirty segment, whatever section it
+ * is in), a batch's held section may be freed and reopened. While a log
+ * is in a segment, the summary entries of what it writes or replaces
+ * there live in its sum_blk, not in the page the pass holds, which a
+ * stale entry would make is_alive() misread (a nid freed and reused: a
+ * version mismatch that is staleness, not the corruption it flags). Such
+ * a segment's live blocks are left for a later GC, as upstream from 6.12
+ * on skips a segment whose section holds a log; the page is current again
+ * once the log leaves (write_sum_page()).
  */
 static int gc_pack_move(struct gc_pack_ctl *pack,
 			struct gc_inode_list *gc_list, struct gc_pack_block *b)
@@ -285,9 +286,13 @@ static int gc_pack_move(struct gc_pack_ctl *pack,
 	if (WARN_ON_ONCE(!seg || !seg->entries))
 		return 0;
 	entry = &seg->entries[off];
-	if ((pack->batch && IS_CURSEC(sbi, sec->secno)) ||
-	    !gc_pack_block_valid(sbi, b) ||
-	    !is_alive(sbi, entry, &dni, b->blkaddr, &nofs)) {
+	if (!gc_pack_block_valid(sbi, b)) {
+		sbi->gc_pack.stale++;
+		return 0;
+	}
+	if (IS_CURSEG(sbi, segno))
+		return 0;
+	if (!is_alive(sbi, entry, &dni, b->blkaddr, &nofs)) {
 		sbi->gc_pack.stale++;
 		return 0;
 	}
