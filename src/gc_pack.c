@@ -19,9 +19,10 @@
  * gc_pack_max_blocks), a pack pass migrates the queue inode by inode, each
  * inode's blocks in file-offset order, through the helper phase 4 itself
  * uses: the same i_gc_rwsem trylocks and dio wait, and the same validity
- * checks (is_alive() against the live summary entry, check_valid_map()
- * inside the move), so a block rewritten, deleted or given another owner
- * while queued is skipped or moved for its new owner, never lost. The
+ * checks (is_alive() against the summary entry, check_valid_map() inside
+ * the move; and a log in the block's segment, see gc_pack_move()), so a
+ * block rewritten, deleted or given another owner while queued is skipped
+ * or moved for its new owner, never lost. The
  * scanned segments' summary pages stay referenced until their records are
  * migrated, as do_garbage_collect() references them during the scan.
  *
@@ -250,22 +251,21 @@ static bool gc_pack_block_valid(struct f2fs_sb_info *sbi,
 }
 
 /*
- * 1 if the block was moved, 0 if it died meanwhile or was skipped. The
- * checks are phase 4's, the SIT's valid bit and then the summary entry:
- * f2fs_replace_block() (collapse/insert range, move_range, atomic
- * commit) gives a block another node or owner without moving it, and
- * rewrites only that entry. The pass runs later than phase 4 would have,
- * and a log may have opened in the record's segment meanwhile: SSR
- * reuses emptied segments of the victim (under checkpoint=disable
- * get_free_segment() takes any empty dirty segment, whatever section it
- * is in), a batch's held section may be freed and reopened. While a log
- * is in a segment, the summary entries of what it writes or replaces
- * there live in its sum_blk, not in the page the pass holds, which a
- * stale entry would make is_alive() misread (a nid freed and reused: a
- * version mismatch that is staleness, not the corruption it flags). Such
- * a segment's live blocks are left for a later GC, as upstream from 6.12
- * on skips a segment whose section holds a log; the page is current again
- * once the log leaves (write_sum_page()).
+ * 1 if the block was moved, 0 if it died meanwhile or was skipped. Phase
+ * 4's checks, the SIT's valid bit and then is_alive() on the summary
+ * entry (f2fs_replace_block() gives a block another node or owner without
+ * moving it, and rewrites only that entry), plus one phase 4 does not
+ * need: the pass runs later than phase 4 would, and a log may have opened
+ * in the record's segment meanwhile (SSR reuses emptied segments of the
+ * victim: under checkpoint=disable get_free_segment() takes any empty
+ * dirty segment, whatever section it is in; a batch's held section may be
+ * freed and reopened). While a log is in a segment, the entries of what
+ * it writes or replaces there are in its sum_blk only, and the held page
+ * is stale for them: is_alive() would read the old owner's entry (a nid
+ * freed and reused: a version mismatch that is staleness, not the
+ * corruption it flags). So a live block in a log's segment is left for a
+ * later GC. The page is current again once the log leaves: write_sum_page()
+ * writes into the same page-cache page, which our reference pins.
  */
 static int gc_pack_move(struct gc_pack_ctl *pack,
 			struct gc_inode_list *gc_list, struct gc_pack_block *b)
