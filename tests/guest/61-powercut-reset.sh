@@ -19,9 +19,9 @@ set -eu
 . "$REPO/tests/lib/powercut.sh"
 . "$REPO/tests/lib/zoned.sh"
 
-# 8 cuts: boot k cuts after 0.5 s + (617 k mod 2000) ms, which spreads
+# 5 cuts: boot k cuts after 0.5 s + (617 k mod 2000) ms, which spreads
 # them over the whole 0.5-2.5 s window (more cost a boot each, ~50 s)
-CUTS=8
+CUTS=5
 STATE=$F2FS_PACKED_OUT/cuts
 ZNS=/dev/nvme0n1
 boot=$F2FS_PACKED_BOOT

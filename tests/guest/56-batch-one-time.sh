@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# One-time foreground GC with gc_pack_sections > 1 (issue 20, finding 3).
+# From 6.12 on, the zoned GC thread's calls are one_time: each migrates
+# one window of its victim section and leaves next_victim_seg[] to carry
+# the rest of the section to the next call; background_gc=sync makes
+# them FG_GC. A batch inside such a call cleared that hint and ended the
+# call, and the thread then went on between windows already emptied, each
+# call reporting success, while the victims stayed. One-time calls never
+# batch now. On a zoned null_blk device (24 zones of 8 MiB, 3 conventional
+# for the metadata; a section per zone, 4 segments), 16 files written
+# interleaved and every even one deleted, the GC thread made urgent
+# (gc_urgent high, 50 ms apart) under background_gc=sync with
+# migration_window_granularity 1 (a segment per call), first with
+# gc_pack_sections 1, then 16 on a fresh volume: each must leave no
+# section partly valid but the logs' current ones within 300 s, the GC
+# thread having packed, data intact, fsck clean. 6.1 has no one_time GC:
+# skipped there.
+# vm: -d 0
+set -eu
+. "$REPO/tests/lib/zoned.sh"
+
+case $KVER in
+6.1.*)
+	echo "ok - 6.1's GC thread makes no one_time calls # SKIP"
+	finish
+	;;
+esac
+
+load_packed
+zoned_nullb dev zonce 24 8 8 3
+mnt=/mnt/z
+
+# partial: sections partly valid now that are not a log's current one.
+partial() {
+	local logs
+	logs=$(log_sections /sys/kernel/debug/f2fs_packed/status "$(basename "$dev")" |
+		paste -sd' ')
+	section_valid "/proc/fs/f2fs_packed/$(basename "$dev")" 4 |
+		awk -v logs=" $logs " -v full=2048 '
+			$2 < full && index(logs, " " $1 " ") == 0 { n++ }
+			END { print n + 0 }'
+}
+reclaimed() {
+	[ "$(partial)" -eq 0 ]
+}
+
+# run SECTIONS: a fresh volume, the layout, then the urgent GC thread.
+run() {
+	local sys before after blocks
+	mkfs.f2fs -q -f -m "$dev" > /dev/null || { fail "mkfs.f2fs -m"; finish; }
+	mount_fs f2fs_packed "$dev" $mnt background_gc=sync,gc_packing=on
+	sys=$(sysfs_dev f2fs_packed "$dev")
+	interleave_buffered $mnt/d 16 1024
+	delete_even $mnt/d 16
+	sync
+	sha_record $mnt /tmp/z.sha
+	before=$(partial)
+	echo 1 > "$sys/migration_window_granularity"
+	echo "$1" > "$sys/gc_pack_sections"
+	echo 50 > "$sys/gc_urgent_sleep_time"
+	echo 1 > "$sys/gc_urgent"
+	check "gc_pack_sections $1: the GC thread reclaims every victim" \
+		wait_for 300 reclaimed
+	echo 0 > "$sys/gc_urgent"
+	after=$(partial)
+	blocks=$(pack_stat $mnt gc_pack_blocks)
+	log "gc_pack_sections $1: sections partly valid $before -> $after, $(pack_stats $mnt)"
+	check "gc_pack_sections $1: there were victims ($before)" test "$before" -ge 8
+	check "gc_pack_sections $1: the thread packed ($blocks blocks)" test "$blocks" -gt 0
+	check "gc_pack_sections $1: data intact" sha_verify $mnt /tmp/z.sha
+	umount_fsck "$dev" $mnt
+}
+
+run 1
+run 16
+remove_zoned_nullb zonce
+check "no zone or f2fs error in dmesg" zoned_dmesg_clean
+finish
