@@ -291,7 +291,7 @@ static int gc_pack_move(struct gc_pack_ctl *pack,
 		return 0;
 	}
 	if (IS_CURSEG(sbi, segno))
-		return 0;
+		goto left;
 	if (!is_alive(sbi, entry, &dni, b->blkaddr, &nofs)) {
 		sbi->gc_pack.stale++;
 		return 0;
@@ -299,12 +299,18 @@ static int gc_pack_move(struct gc_pack_ctl *pack,
 	/* as in phase 4, the owner is whoever the summary names now */
 	ie = radix_tree_lookup(&gc_list->iroot, dni.ino);
 	if (!ie)
-		return 0;
+		goto left;
 	moved = f2fs_gc_move_data_block(sbi, ie->inode, segno, off, nofs,
 					le16_to_cpu(entry->ofs_in_node),
 					pack->gc_type);
+	if (!moved)
+		goto left;
 	seg->moved += moved;
 	return moved;
+left:
+	/* every record is counted once: moved, stale, dropped or left */
+	sbi->gc_pack.left++;
+	return 0;
 }
 
 /*
@@ -343,7 +349,9 @@ static void gc_pack_count_freed(struct gc_pack_ctl *pack)
 /*
  * Empty the queue: migrate every record, or drop them all. A checkpoint
  * error met on the way drops the rest, as upstream leaves the remaining
- * segments of a section alone once one is seen.
+ * segments of a section alone once one is seen; so does a freezer where
+ * upstream GC stops for it (compat.h): a pass of a whole section, or of
+ * a batch, would keep the task from freezing for as long.
  */
 void gc_pack_pass(struct gc_pack_ctl *pack,
 			 struct gc_inode_list *gc_list, bool migrate)
@@ -362,7 +370,8 @@ void gc_pack_pass(struct gc_pack_ctl *pack,
 		if (migrate && pack->order == GC_PACK_ORDER_OFFSET)
 			list_sort(NULL, &ie->gc_pack_blocks, gc_pack_cmp_offset);
 		list_for_each_entry_safe(b, tmp, &ie->gc_pack_blocks, list) {
-			if (migrate && unlikely(f2fs_cp_error(sbi)))
+			if (migrate && (unlikely(f2fs_cp_error(sbi)) ||
+					gc_pack_freezing()))
 				migrate = false;
 			if (migrate)
 				moved += gc_pack_move(pack, gc_list, b);
@@ -568,9 +577,9 @@ void f2fs_gc_pack_show_stat(struct seq_file *s, struct f2fs_sb_info *sbi)
 		   info->max_blocks);
 	seq_printf(s, "  - packed: %llu blocks, %llu inodes, %llu sections\n",
 		   info->blocks, info->inodes, info->sections);
-	seq_printf(s, "  - early drains: %llu, alloc fallbacks: %llu, dropped: %llu, stale: %llu\n",
+	seq_printf(s, "  - early drains: %llu, alloc fallbacks: %llu, dropped: %llu, stale: %llu, left: %llu\n",
 		   info->early_drains, info->alloc_fallbacks, info->dropped,
-		   info->stale);
+		   info->stale, info->left);
 	seq_printf(s, "  - queued: %u now, %u at most\n",
 		   info->queued, info->peak_queued);
 	seq_printf(s, "  - record: %u bytes, peak record memory: %llu KiB, default max records: %u\n",
