@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What our own sources need to build unchanged against every supported
- * series; the per-series differences of upstream code live in
- * patches/<series>/, never here.
+ * What our own sources need to build and behave as upstream against
+ * every supported series; the per-series differences of upstream code
+ * live in patches/<series>/, never here.
  */
 #ifndef _F2FS_PACKED_COMPAT_H
 #define _F2FS_PACKED_COMPAT_H
+
+#include <linux/freezer.h>
+#include <linux/version.h>
 
 /* 6.9 turned sbi->segs_per_sec into SEGS_PER_SEC(); 6.1 has the field. */
 #ifndef SEGS_PER_SEC
@@ -15,6 +18,20 @@
 /* 6.15 turned IS_CURSEG() into is_curseg(). */
 #ifndef IS_CURSEG
 #define IS_CURSEG(sbi, segno)	is_curseg(sbi, segno)
+#endif
+
+/*
+ * Upstream GC stops between segments once its task is being frozen
+ * ("f2fs: fix to freeze GC and discard threads quickly", 2026; of our
+ * series 7.2 and 7.3): a pack pass stops migrating there too, and a batch
+ * takes no further victim. 6.1's and 6.12's GC finish the section they
+ * began whatever the freezer wants, and so do their passes: their
+ * f2fs_gc() would pick the section again at once, and again.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 2, 0)
+#define gc_pack_freezing()	freezing(current)
+#else
+#define gc_pack_freezing()	false
 #endif
 
 #endif /* _F2FS_PACKED_COMPAT_H */

@@ -28,7 +28,6 @@
  * of that fits (gc_batch_fits()); the first is always taken, so at the
  * limit a batch is one section, as upstream's step.
  */
-#include <linux/freezer.h>
 #include <linux/fs.h>
 #include <linux/f2fs_fs.h>
 #include <linux/slab.h>
@@ -111,14 +110,14 @@ static bool gc_batch_fits(struct gc_pack_ctl *batch, unsigned int segno)
 
 /*
  * After a victim: may the batch take another one? Not once the task is
- * being frozen: f2fs_gc() stops between sections there.
+ * being frozen where f2fs_gc() stops between sections for it (compat.h).
  */
 static bool gc_batch_may_grow(struct gc_pack_ctl *batch,
 			      unsigned int collected)
 {
 	return collected < batch->max_sections && !batch->aborted &&
 	       gc_pack_holding(batch) && !f2fs_cp_error(batch->sbi) &&
-	       !freezing(current);
+	       !gc_pack_freezing();
 }
 
 /*
