@@ -18,10 +18,11 @@
  *
  * Held sections are published for sec_usage_check(), so that neither GC
  * nor SSR (nor 7.3's allocator) picks one again before its pass. Writers
- * may still invalidate a held section's blocks, a checkpoint that does not
- * take gc_lock may free it and a log reopen it: the pass re-checks every
- * record (gc_pack_move()), and a section counts as freed only where the
- * pass moved blocks out of it and left it empty.
+ * may still invalidate a held section's blocks, SSR under checkpoint=disable
+ * open a log in an emptied segment of it, and 7.3's device-alias ioctls
+ * checkpoint without gc_lock: the pass re-checks every record
+ * (gc_pack_move()), and a section counts as freed only where the pass
+ * moved blocks out of it and left it empty.
  *
  * Space: no checkpoint runs inside a batch, and its pass writes the held
  * blocks and dirties their node pages. A further victim joins only if all
