@@ -28,7 +28,7 @@ case $KVER in
 esac
 
 load_packed
-zoned_nullb dev zonce 24 8 8 3
+zoned_nullb dev zonce 64 8 8 3
 mnt=/mnt/z
 
 # partial: sections partly valid now that are not a log's current one.
@@ -51,7 +51,7 @@ run() {
 	mkfs.f2fs -q -f -m "$dev" > /dev/null || { fail "mkfs.f2fs -m"; finish; }
 	mount_fs f2fs_packed "$dev" $mnt background_gc=sync,gc_packing=on
 	sys=$(sysfs_dev f2fs_packed "$dev")
-	interleave_buffered $mnt/d 16 1024
+	interleave_buffered $mnt/d 16 4096
 	delete_even $mnt/d 16
 	sync
 	sha_record $mnt /tmp/z.sha

@@ -79,7 +79,7 @@ pack_stat() {
 # pack_stats MNT: the gc_pack_* counters as "name=value ..." on one line.
 pack_stats() {
 	local s out=
-	for s in blocks inodes packed_sections early_drains alloc_fallbacks dropped stale; do
+	for s in blocks inodes packed_sections early_drains alloc_fallbacks dropped stale left; do
 		out="$out $s=$(pack_stat "$1" "gc_pack_$s")"
 	done
 	echo "${out# }"
