@@ -21,7 +21,7 @@
 #  - gc_pack_max_blocks at its maximum (1 << 20, GC_PACK_MAX_MAX_BLOCKS):
 #    one over is refused, and a 128 MiB section whose valid blocks exceed
 #    the default bound is packed in one pass, without an early drain
-# vm: -d 2 -s 4G
+# vm: -d 2 -s 4G,8G
 # queue: first
 set -eu
 . "$REPO/tests/lib/pack.sh"
@@ -316,6 +316,9 @@ check "$tag: data intact after checkpoint=enable" reread "$MNT/d" /tmp/d.sha
 done_with "$DISK1" "$tag"
 
 ## gc_pack_max_blocks at its maximum, on 128 MiB sections
+# An 8 GiB disk: on 4 GiB (32 such sections, most of them reserved and
+# over-provisioned) the writers' own GC could collect the victim before
+# the test did (seen once under load: victim valid 0 -> 0).
 tag="gc_pack_max_blocks=1048576"
 log "--- $tag (at ${SECONDS}s)"
 SEGS=64
