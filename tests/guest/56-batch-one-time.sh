@@ -13,7 +13,7 @@
 # (gc_urgent high, 50 ms apart) under background_gc=sync with
 # migration_window_granularity 1 (a segment per call), first with
 # gc_pack_sections 1, then 16 on a fresh volume: each must leave no
-# section partly valid but the logs' current ones within 300 s, the GC
+# data section partly valid but the logs' current ones within 300 s, the GC
 # thread having packed, data intact, fsck clean. 6.1 has no one_time GC:
 # skipped there.
 # vm: -d 0
@@ -31,15 +31,32 @@ load_packed
 zoned_nullb dev zonce 64 8 8 3
 mnt=/mnt/z
 
-# partial: sections partly valid now that are not a log's current one.
-partial() {
+# data_partial: data sections partly valid now that are not a log's
+# current one, "SECNO VALID" each (segment_info: "type|valid" per segment,
+# types 0-2 data). Node sections are left out: the victims are the files'
+# data sections, and the checkpoints keep rewriting a few node blocks.
+data_partial() {
 	local logs
 	logs=$(log_sections /sys/kernel/debug/f2fs_packed/status "$(basename "$dev")" |
 		paste -sd' ')
-	section_valid "/proc/fs/f2fs_packed/$(basename "$dev")" 4 |
-		awk -v logs=" $logs " -v full=2048 '
-			$2 < full && index(logs, " " $1 " ") == 0 { n++ }
-			END { print n + 0 }'
+	awk -v sps=4 -v logs=" $logs " -v full=2048 'NR > 2 {
+			for (i = 2; i <= NF; i++) {
+				split($i, tv, "|")
+				s = int(($1 + i - 2) / sps)
+				v[s] += tv[2]
+				if (tv[1] > 2)
+					node[s] = 1
+			}
+		}
+		END {
+			for (s in v)
+				if (v[s] && v[s] < full && !(s in node) &&
+				    index(logs, " " s " ") == 0)
+					print s, v[s]
+		}' "/proc/fs/f2fs_packed/$(basename "$dev")/segment_info"
+}
+partial() {
+	data_partial | wc -l
 }
 reclaimed() {
 	[ "$(partial)" -eq 0 ]
@@ -64,6 +81,8 @@ run() {
 		wait_for 300 reclaimed
 	echo 0 > "$sys/gc_urgent"
 	after=$(partial)
+	[ "$after" -eq 0 ] ||
+		log "gc_pack_sections $1: left partly valid (section valid): $(data_partial | paste -sd' ')"
 	blocks=$(pack_stat $mnt gc_pack_blocks)
 	log "gc_pack_sections $1: sections partly valid $before -> $after, $(pack_stats $mnt)"
 	check "gc_pack_sections $1: there were victims ($before)" test "$before" -ge 8
