@@ -457,7 +457,13 @@ kbuild_objects_check() {
 VM_STARVED=120
 
 # Only the kernel's own lines (timestamped) count, not the tests' output.
-KERNEL_ERROR='^\[ *[0-9]+\.[0-9]+\] .*(Kernel panic|BUG:|Oops|WARNING:|soft lockup|blocked for more than|detected (expedited )?stall)'
+# The debug kernel's reports (scripts/debug-kernel) are among them: lockdep
+# ("WARNING: possible circular locking dependency detected", "WARNING:
+# suspicious RCU usage", "WARNING: inconsistent lock state", "INFO: trying
+# to register non-static key"), "BUG: sleeping function called from
+# invalid context", "BUG: KASAN: ...", and DEBUG_LIST's and debugobjects'
+# reports, which WARN.
+KERNEL_ERROR='^\[ *[0-9]+\.[0-9]+\] .*(Kernel panic|BUG:|Oops|WARNING:|INFO: trying to register non-static key|soft lockup|blocked for more than|detected (expedited )?stall)'
 
 # console_verdict LOG RC: scripts/vm's exit status for a guest whose run
 # ended with RC (the guest script's status, or 124 for a timeout) and left
