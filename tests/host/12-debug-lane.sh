@@ -9,7 +9,7 @@
 # shared, the timeout and watchdogs stretched and kasan_multi_shot; the
 # debug kernel's reports (lockdep, KASAN, sleeping in atomic context, list
 # corruption) fail scripts/vm's verdict and the guests' dmesg check;
-# scripts/kmemleak-check picks the leaks of our code out of a report, our
+# scripts/debug-checks picks the leaks of our code out of a report, our
 # frames named also after rmmod.
 set -eu
 
@@ -158,8 +158,8 @@ unreferenced object 0xffff888087654500 (size 128):
     [<ffffffffc0d00010>] f2fs_fill_super+0x10/0x2000 [f2fs]
 EOF
 printf 'ffffffffc0a00000 init_f2fs_fs\nffffffffc0a1a000 f2fs_gc\nffffffffc0a1c000 f2fs_gc_pack_end\n' > "$tmp/syms"
-scripts/kmemleak-check --ours "$tmp/kmemleak.txt" "$tmp/syms" > "$tmp/ours"
-scripts/kmemleak-check --ours "$tmp/kmemleak.txt" > "$tmp/ours-nosyms"
+scripts/debug-checks --ours "$tmp/kmemleak.txt" "$tmp/syms" > "$tmp/ours"
+scripts/debug-checks --ours "$tmp/kmemleak.txt" > "$tmp/ours-nosyms"
 check "kmemleak: two leaks in our code, with our symbols" is "$(grep -c '^unreferenced' "$tmp/ours")" 2
 check "kmemleak: a bare address named from our symbols after rmmod" \
 	grep -qF '[<ffffffffc0a1b2c3>] f2fs_gc+0x12c3 [f2fs_packed, unloaded]' "$tmp/ours"
