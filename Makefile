@@ -11,8 +11,8 @@ KVER ?= $(shell bash -c '. scripts/lib.sh; default_kver')
 KDIR ?= $(shell bash -c '. scripts/lib.sh; headers_dir $(KVER)')
 VERSION := $(shell cat VERSION)
 
-.PHONY: all module import tools deps demo test bench check dkms-install deb \
-	dist install refresh drift clean help torture fsstress
+.PHONY: all module import tools deps demo test test-debug bench check \
+	dkms-install deb dist install refresh drift clean help torture fsstress
 
 all: module tools ## build f2fs_packed.ko and the tools
 
@@ -47,6 +47,19 @@ demo: deps ## build, boot the VM, show packing at work
 # builds the module for each kernel before its tests.
 test: deps ## run the whole test suite (host checks and VM tests)
 	tests/run $(if $(filter command line,$(origin KVER)),-k $(KVER))
+
+# The debug lane (opt-in, not part of make test): the guest tests below on
+# a debug kernel of SERIES (scripts/debug-kernel: lockdep, KASAN, kmemleak,
+# list and object debugging), built once from its linux-source and cached.
+# SERIES is KVER's series when KVER is given, else 6.12; DEBUG_TESTS
+# chooses other tests; TEST_JOBS lanes as for make test.
+DEBUG_SERIES = $(if $(filter command line,$(origin KVER)),$(shell bash -c '. scripts/lib.sh; series_of_kver $(KVER)'),6.12)
+DEBUG_TESTS ?= 30-packing 37-packing-races 40-zoned-packing 47-packing-sections \
+	52-batch-gc-range 53-batch-hint 54-batch-space 55-batch-held-emptied \
+	56-batch-one-time 60-powercut-log-writes 62-torture-smoke
+test-debug: ## the debug lane: guest tests on a lockdep+KASAN+kmemleak kernel (SERIES=, DEBUG_TESTS=)
+	k=$$(scripts/debug-kernel $(or $(SERIES),$(DEBUG_SERIES))) && \
+		tests/run -k "$$k" $(DEBUG_TESTS)
 
 # fstests' fsstress alone, for the torture run (FSTESTS_SRC or
 # FSTESTS_TARBALL name the fstests source; needs xfslibs-dev).

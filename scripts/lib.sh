@@ -19,12 +19,38 @@ make_version() {
 kernel_root() {
 	local suite root
 	if [ ! -d "/lib/modules/$1/build" ]; then
+		root=$(debug_root "$1")
+		if [ -n "$root" ]; then
+			echo "$root"
+			return 0
+		fi
 		suite=$(series_suite "$(series_of_kver "$1")")
 		root=${suite:+$(suite_root "$suite")}
 		if [ -n "$root" ] && [ -d "$root/lib/modules/$1/build" ]; then
 			echo "$root"
 		fi
 	fi
+}
+
+# The release suffix of the debug kernels scripts/debug-kernel builds:
+# "6.12.118-f2fs-debug" reads as series 6.12 (series_of_kver).
+DEBUG_LOCALVERSION=-f2fs-debug
+
+# Where scripts/debug-kernel keeps its kernels.
+debug_cache() {
+	echo "${F2FS_PACKED_CACHE:-/var/cache/f2fs_packed}/debug"
+}
+
+# The root of the debug kernel KVER (scripts/debug-kernel: boot/,
+# lib/modules/KVER with build/ in it), or nothing when KVER is none.
+debug_root() {
+	local root
+	case $1 in
+	*"$DEBUG_LOCALVERSION")
+		root=$(debug_cache)/$1/root
+		[ ! -d "$root/lib/modules/$1" ] || echo "$root" ;;
+	esac
+	return 0
 }
 
 # The build roots of META's suites that scripts/suite-root has made.
@@ -431,7 +457,13 @@ kbuild_objects_check() {
 VM_STARVED=120
 
 # Only the kernel's own lines (timestamped) count, not the tests' output.
-KERNEL_ERROR='^\[ *[0-9]+\.[0-9]+\] .*(Kernel panic|BUG:|Oops|WARNING:|soft lockup|blocked for more than|detected (expedited )?stall)'
+# The debug kernel's reports (scripts/debug-kernel) are among them: lockdep
+# ("WARNING: possible circular locking dependency detected", "WARNING:
+# suspicious RCU usage", "WARNING: inconsistent lock state", "INFO: trying
+# to register non-static key"), "BUG: sleeping function called from
+# invalid context", "BUG: KASAN: ...", and DEBUG_LIST's and debugobjects'
+# reports, which WARN.
+KERNEL_ERROR='^\[ *[0-9]+\.[0-9]+\] .*(Kernel panic|BUG:|Oops|WARNING:|INFO: trying to register non-static key|soft lockup|blocked for more than|detected (expedited )?stall)'
 
 # console_verdict LOG RC: scripts/vm's exit status for a guest whose run
 # ended with RC (the guest script's status, or 124 for a timeout) and left

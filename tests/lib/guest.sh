@@ -17,7 +17,7 @@ MODULE=$REPO/build/$KVER/f2fs_packed.ko
 # dmesg patterns that fail any test: the kernel's own, and f2fs's lines
 # that say the file system is damaged (ours or stock's prefix; "Magic
 # Mismatch" is a device that holds no f2fs, which the bad-input test mounts).
-DMESG_BAD='WARNING:|BUG:|Oops|Call Trace|general protection|soft lockup|blocked for more than|detected (expedited )?stall|duplicate|cannot create'
+DMESG_BAD='WARNING:|BUG:|Oops|Call Trace|general protection|soft lockup|blocked for more than|detected (expedited )?stall|duplicate|cannot create|INFO: trying to register non-static key'
 DMESG_BAD="$DMESG_BAD|F2FS(_PACKED)?-fs \([^)]*\) ?: .*(mismatch|[Ii]nconsistent|[Cc]orrupt|run fsck|Unaligned)"
 
 # shellcheck source=tests/lib/tap.sh
