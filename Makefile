@@ -12,7 +12,8 @@ KDIR ?= $(shell bash -c '. scripts/lib.sh; headers_dir $(KVER)')
 VERSION := $(shell cat VERSION)
 
 .PHONY: all module import tools deps demo test test-debug bench check \
-	dkms-install deb dist install refresh drift clean help torture fsstress
+	dkms-install deb dist install refresh drift clean help torture fsstress \
+	fstests
 
 all: module tools ## build f2fs_packed.ko and the tools
 
@@ -73,6 +74,15 @@ torture: ## seeded GC torture in the VM (DURATION=10m, TORTURE_SEED=N replays)
 	$(MAKE) module tools
 	-$(MAKE) fsstress
 	scripts/torture -k $(KVER) $(DURATION)
+
+# fstests in the VM against f2fs_packed and stock f2fs, normal and GC
+# storm, verdicts side by side (opt-in, not part of make test):
+# make fstests [KVER=...] [FSTESTS_GROUPS="f2fs/* generic/quick"]
+# [FSTESTS_TESTS="f2fs/001 ..."]; the rest in scripts/fstests.
+fstests: ## fstests in the VM, f2fs_packed and stock f2fs side by side
+	scripts/install-deps --fstests
+	$(MAKE) module
+	scripts/fstests -k $(KVER)
 
 bench: deps ## packing benchmarks side by side, figures in results/
 	$(MAKE) all
