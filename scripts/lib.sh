@@ -507,6 +507,16 @@ retry_starved() {
 	return $rc
 }
 
+# fail_lines LOG: what a failed test's console says of it, for tests/run's
+# summary (all CI shows): each "not ok" line with the diagnostics after
+# it (up to 15 "# " lines, until the next check), and the result line.
+fail_lines() {
+	awk '/^not ok/ { print; n = 15; next }
+		/^ok / { n = 0 }
+		/^# result/ { print; next }
+		n > 0 && /^# / { print; n-- }' "$1" 2>/dev/null
+}
+
 # load_factor: the host's load over its CPUs (the 1-minute load average),
 # bounded to 1..4: how much slower than on an idle machine a guest may
 # run. VM_TIMEOUT_SCALE sets it; LOADAVG_FILE reads another loadavg.

@@ -163,4 +163,20 @@ check "retry: starved then passed: 0 after 2 runs" retried 0 2 "$VM_STARVED" 0
 check "retry: the first run's console kept as LOG.starved" test -e "$tmp/log.starved"
 check "retry: starved twice: $VM_STARVED after 2 runs" retried "$VM_STARVED" 2 "$VM_STARVED" "$VM_STARVED" 0
 check "retry: a real failure is not retried" retried 125 1 125 0
+
+# ---- what tests/run prints of a failed test ---------------------------
+cat > "$tmp/failed.log" <<'LOG'
+ok - s1: fsck.f2fs clean
+[   88.1] F2FS_PACKED-fs (vdb): Cannot recover all fsync data errno=-28
+not ok - s4lfs: recovery mount after shutdown 1
+# mount -o mode=lfs /dev/vdb: mount: wrong fs type
+[   88.2] a kernel line between
+# dmesg: F2FS_PACKED-fs (vdb): Cannot recover all fsync data errno=-28
+ok - later
+# a log line after a passing check
+# result: fail
+LOG
+fails_say() { [ "$(fail_lines "$tmp/failed.log" | tr '\n' '|')" = "$1" ]; }
+check "a failed check is printed with the diagnostics after it" fails_say \
+	"not ok - s4lfs: recovery mount after shutdown 1|# mount -o mode=lfs /dev/vdb: mount: wrong fs type|# dmesg: F2FS_PACKED-fs (vdb): Cannot recover all fsync data errno=-28|# result: fail|"
 finish
