@@ -382,6 +382,14 @@ def variant_figures(vdir, params, count_re):
             v['sections_written'] = round((hot_blocks + moved) / bps, 1)
             if v.get('sec_freed') is not None:
                 v['sections_not_freed_by_gc'] = round(v['sections_written'] - v['sec_freed'], 1)
+    # what the writers felt: every rewrite write's completion latency, and
+    # each f2fs_gc() call's duration by caller
+    wl = writer_latency(vdir)
+    if wl:
+        v['writer_latency'] = wl
+    calls = gc_call_durations(os.path.join(vdir, 'trace.txt.calls'))
+    if calls:
+        v['gc_call_ms'] = calls
     # read-back
     s0 = stat_fields(os.path.join(vdir, 'diskstat.before'))
     s1 = stat_fields(os.path.join(vdir, 'diskstat.after'))
@@ -403,6 +411,94 @@ def variant_figures(vdir, params, count_re):
     v['readback'] = rb
     maps = {'before': before, 'after': after}
     return v, maps
+
+
+CLAT_LOG_RE = re.compile(r'^rewrite\.(\d+)_clat\.\d+\.log$')
+
+
+def rank_permille(xs, pm):
+    """Nearest-rank percentile, in integers: pm per mille (999: p99.9)."""
+    s = sorted(xs)
+    return s[max(1, -(-len(s) * pm // 1000)) - 1]
+
+
+def writer_latency(vdir):
+    """The rewrite writes' completion latencies (fio clat, one line per
+    write in rewrite.I_clat.1.log, ns), pooled over the iterations:
+    nearest-rank p50 / p99 / p99.9 and max in ms; fio's own percentiles
+    of each iteration (rewrite.I.json, histogram buckets) beside them."""
+    xs, iters = [], {}
+    try:
+        names = os.listdir(vdir)
+    except FileNotFoundError:
+        return None
+    for name in names:
+        m = CLAT_LOG_RE.match(name)
+        if not m:
+            continue
+        with open(os.path.join(vdir, name)) as f:
+            for line in f:
+                parts = line.split(',')
+                if len(parts) >= 2 and parts[1].strip().isdigit():
+                    xs.append(int(parts[1]))
+        j = read_json(os.path.join(vdir, f'rewrite.{m.group(1)}.json'))
+        try:
+            pc = j['jobs'][0]['write']['clat_ns']['percentile']
+            iters[int(m.group(1))] = {q: round(pc[k] / 1e6, 3) for q, k in (
+                ('p50', '50.000000'), ('p99', '99.000000'), ('p99.9', '99.900000'))}
+        except (TypeError, KeyError, IndexError):
+            pass
+    if not xs:
+        return None
+    return {
+        'writes': len(xs),
+        'p50': round(rank_permille(xs, 500) / 1e6, 3),
+        'p99': round(rank_permille(xs, 990) / 1e6, 3),
+        'p99.9': round(rank_permille(xs, 999) / 1e6, 3),
+        'max': round(max(xs) / 1e6, 3),
+        'mean': round(sum(xs) / len(xs) / 1e6, 3),
+        'fio_per_iteration': [iters[i] for i in sorted(iters)],
+    }
+
+
+CALL_RE = re.compile(r'^\s*(.*)-(\d+)\s+\[\d+\]\s.*?(\d+\.\d+): f2fs_gc_(begin|end): (.*)$')
+
+
+def gc_call_durations(path):
+    """Each f2fs_gc() call's duration (its f2fs_gc_begin to f2fs_gc_end,
+    trace clock, ms) by caller: 'writer' (a writer in f2fs_balance_fs():
+    fio here), 'gc thread', or the task's name. Per caller: calls, calls
+    that freed a section, p50 / p99 / max."""
+    begin, per = {}, {}
+    try:
+        f = open(path)
+    except FileNotFoundError:
+        return None
+    with f:
+        for line in f:
+            m = CALL_RE.match(line)
+            if not m:
+                continue
+            comm, pid, t, ev, rest = m.groups()
+            if ev == 'begin':
+                begin[pid] = float(t)
+                continue
+            if pid not in begin:
+                continue
+            dur = (float(t) - begin.pop(pid)) * 1000
+            c = comm.strip()
+            who = ('gc thread' if c.startswith(('f2fs_gc', 'f2fs_packed_gc'))
+                   else 'writer' if c.startswith('fio') else c)
+            sec = re.search(r'sec_freed = (-?\d+)', rest)
+            e = per.setdefault(who, {'ms': [], 'freeing': 0})
+            e['ms'].append(dur)
+            e['freeing'] += 1 if sec and int(sec.group(1)) > 0 else 0
+    return {who: {'calls': len(e['ms']), 'calls_freeing': e['freeing'],
+                  'p50': round(rank_permille(e['ms'], 500), 3),
+                  'p99': round(rank_permille(e['ms'], 990), 3),
+                  'max': round(max(e['ms']), 3),
+                  'total': round(sum(e['ms']), 1)}
+            for who, e in per.items()} or None
 
 
 def analyse_workload(wdir):
@@ -581,6 +677,10 @@ def markdown(res):
                      '| sections written | of them not freed by GC | write amplification |')
             L.append('|' + '---|' * 14)
             L.extend(extra)
+        lt = latency_table(w)
+        if lt:
+            L.append('')
+            L.extend(lt)
         if wname.startswith('w4'):
             L.append('')
             L.append('| variant | sync GC calls | successes | seg_freed | sec_freed |')
@@ -699,6 +799,49 @@ def markdown(res):
 
 
 RESULTS_MD = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'RESULTS.md')
+
+
+def latency_table(w):
+    """What the writers felt, per variant: the rewrites' write latencies,
+    the f2fs_gc() calls writers ran (and the GC thread's), and the work
+    done, so that the rows can be compared. [] when nothing was logged."""
+    rows = [(n, v) for n, v in w['variants'].items() if v.get('writer_latency')]
+    if not rows:
+        return []
+
+    def calls(v, who):
+        c = (v.get('gc_call_ms') or {}).get(who)
+        if not c:
+            return '0'
+        return f"{c['calls']} ({c['calls_freeing']}): {fmt(c['p50'])} / {fmt(c['p99'])} / {fmt(c['max'])}"
+
+    L = ['Writer latency (ms; the hot rewrites\' writes, fio clat over every write of '
+         'every rewrite, nearest rank; f2fs_gc() calls: begin to end in the trace, '
+         'count (that freed a section): p50 / p99 / max):', '',
+         '| variant | writes | clat p50 | p99 | p99.9 | max | writers\' GC calls '
+         '| GC thread\'s calls | FG GC calls | blocks moved | cold extents before -> after '
+         '| hot rewrites s |',
+         '|' + '---|' * 12]
+    for n, v in rows:
+        lt = v['writer_latency']
+        L.append(f"| {n} | {lt['writes']} | {fmt(lt['p50'])} | {fmt(lt['p99'])} | "
+                 f"{fmt(lt['p99.9'])} | {fmt(lt['max'])} | {calls(v, 'writer')} | "
+                 f"{calls(v, 'gc thread')} | {fmt(v['gc_calls_fg'])} | "
+                 f"{fmt(v['blocks_moved'])} | {v['extents_before']} -> {v['extents_after']} | "
+                 f"{fmt(v.get('rewrite_seconds'), 1)} |")
+    base = dict(rows)
+    notes = []
+    for ref in ('off', 'offset'):
+        r = base.get(ref, {}).get('writer_latency')
+        b = base.get('sections', {}).get('writer_latency')
+        if r and b and ref != 'sections':
+            notes.append(f"sections vs {ref}: clat p50 x{fmt(ratio(b['p50'], r['p50']))}, "
+                         f"p99 x{fmt(ratio(b['p99'], r['p99']))}, "
+                         f"p99.9 x{fmt(ratio(b['p99.9'], r['p99.9']))}")
+    if notes:
+        L.append('')
+        L.extend('- ' + x for x in notes)
+    return L
 
 
 def load_definitions(path=RESULTS_MD):
@@ -1370,6 +1513,13 @@ def main():
         f.write(markdown(res))
         if 'cost' in res:
             f.write(cost_markdown(res['cost']))
+    # the writer-latency tables on standard output too (bench/run latency)
+    for wname, w in res['workloads'].items():
+        lt = latency_table(w)
+        if lt:
+            print(f"{wname} ({w['params'].get('kernel')}, QUICK={res['host'].get('quick')}):")
+            print('\n'.join(lt))
+            print()
     print(os.path.join(top, 'results.md'))
 
 

@@ -252,17 +252,29 @@ snap_debugfs() {	# FS FILE
 	cat "/sys/kernel/debug/$1/status" > "$2" 2>/dev/null || :
 }
 
+# f2fs_gc_begin and f2fs_gc_end of every f2fs_gc() call. FILE gets the
+# end events' fields (seg_freed, sec_freed); FILE.calls the whole lines of
+# both, with the calling task and the time stamp: how long each call took
+# and who waited for it (a writer in f2fs_balance_fs(), the GC thread, the
+# GC ioctl's caller).
 trace_on() {	# FS
+	local e
 	echo 0 > /sys/kernel/tracing/tracing_on
 	echo > /sys/kernel/tracing/trace
 	echo 8192 > /sys/kernel/tracing/buffer_size_kb
-	echo 1 > "/sys/kernel/tracing/events/$1/f2fs_gc_end/enable"
+	for e in f2fs_gc_begin f2fs_gc_end; do
+		echo 1 > "/sys/kernel/tracing/events/$1/$e/enable"
+	done
 	echo 1 > /sys/kernel/tracing/tracing_on
 }
 
 trace_off() {	# FS FILE
-	echo 0 > "/sys/kernel/tracing/events/$1/f2fs_gc_end/enable"
-	grep -o 'f2fs_gc_end: .*' /sys/kernel/tracing/trace > "$2" || :
+	local e
+	for e in f2fs_gc_begin f2fs_gc_end; do
+		echo 0 > "/sys/kernel/tracing/events/$1/$e/enable"
+	done
+	grep -E 'f2fs_gc_(begin|end): ' /sys/kernel/tracing/trace > "$2.calls" || :
+	grep -o 'f2fs_gc_end: .*' "$2.calls" > "$2" || :
 	echo > /sys/kernel/tracing/trace
 }
 

@@ -10,11 +10,15 @@
 # with cold data and with not yet rewritten hot data, so
 # f2fs_balance_fs() and the GC thread run foreground GC, which moves both.
 # Measured: the cold files' extents before and after, blocks moved, the
-# time the rewrites take. QUICK=1: 3 rewrites instead of 10.
+# time the rewrites take, and every rewrite write's completion latency
+# (fio's clat, each I/O logged: what the writers feel of the foreground
+# GC they run or wait for). QUICK=1: 3 rewrites instead of 10.
+# bench/guest/latency.sh runs this workload with other variants
+# (W3_NAME, W3_VARIANTS: it sources this script).
 # size: 256 256
 . "$REPO/bench/guest/lib.sh"
 
-W_NAME=w3-natural-fggc
+W_NAME=${W3_NAME:-w3-natural-fggc}
 
 W_MKFS="-s 4"
 W_FILES=16
@@ -22,7 +26,7 @@ W_CHUNK=256
 W_FILL=90
 W_ITER=$(quick 10 3)
 W_MOUNT=background_gc=sync,mode=lfs
-W_VARIANTS="stock off found offset"
+W_VARIANTS=${W3_VARIANTS:-"stock off found offset"}
 W_GC_DESC="natural: foreground GC from f2fs_balance_fs() and the GC thread (background_gc=sync)"
 W_COUNT='^f\.0\.[0-9]*[02468]$'
 W_VERIFY='\./f\.0\.[0-9]*[02468]$'
@@ -54,9 +58,13 @@ w_run() {
 	TIMEFORMAT='%R %U %S'
 	t0=$(now)
 	for i in $(seq 1 "$W_ITER"); do
+		# every write's latency in rewrite.I_clat.1.log (ns), fio's
+		# own percentiles of the iteration in rewrite.I.json
 		t=$({ time DIR=$MNT/$W_DIR FILES=$hot FILESIZE=$size \
 			SIZE=$((n * size)) BS=${W_CHUNK}k \
-			fio --eta=never --output=/dev/null "$BENCH/hot-rewrite.fio" 2>/dev/null; } 2>&1) || :
+			fio --eta=never --output-format=json --output="$d/rewrite.$i.json" \
+			--percentile_list=50:99:99.9 --write_lat_log="$d/rewrite.$i" \
+			--log_avg_msec=0 "$BENCH/hot-rewrite.fio" 2>/dev/null; } 2>&1) || :
 		echo "iteration $i $t" >> "$d/run.txt"
 		writer=$(echo "$writer $t" | awk '{ printf "%.2f", $1 + $3 + $4 }')
 		progress "$(basename "$d"): hot rewrite $i/$W_ITER: ${t%% *} s"
