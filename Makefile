@@ -57,7 +57,7 @@ test: deps ## run the whole test suite (host checks and VM tests)
 DEBUG_SERIES = $(if $(filter command line,$(origin KVER)),$(shell bash -c '. scripts/lib.sh; series_of_kver $(KVER)'),6.12)
 DEBUG_TESTS ?= 30-packing 37-packing-races 40-zoned-packing 47-packing-sections \
 	52-batch-gc-range 53-batch-hint 54-batch-space 55-batch-held-emptied \
-	57-batch-freezer 60-powercut-log-writes 62-torture-smoke
+	56-batch-one-time 57-batch-freezer 60-powercut-log-writes 62-torture-smoke
 test-debug: ## the debug lane: guest tests on a lockdep+KASAN+kmemleak kernel (SERIES=, DEBUG_TESTS=)
 	k=$$(scripts/debug-kernel $(or $(SERIES),$(DEBUG_SERIES))) && \
 		tests/run -k "$$k" $(DEBUG_TESTS)

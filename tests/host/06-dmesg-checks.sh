@@ -4,8 +4,10 @@
 # The kernel-log checks every guest test ends with (tests/lib/guest.sh,
 # dmesg_clean; tests/lib/zoned.sh, zoned_dmesg_clean) catch f2fs's own
 # error lines, under our prefix F2FS_PACKED-fs as well as stock's F2FS-fs,
-# and let the lines a healthy run prints pass. Fed sample lines here, on
-# the host, so that a check that cannot fail shows up without a VM.
+# and let the lines a healthy run prints pass; and log_sections
+# (tests/lib/zoned.sh) reads the logs' sections from debugfs status as
+# every series prints it. Fed sample lines here, on the host, so that a
+# check that cannot fail shows up without a VM.
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -57,4 +59,36 @@ done <<'LINES'
 [    5.123456] F2FS_PACKED-fs (vdb): Magic Mismatch, valid(0xf2f52010) - read(0x4a08a9c2)
 [    5.123456] f2fs_packed: loading out-of-tree module taints kernel.
 LINES
+
+# ---- log_sections (tests/lib/zoned.sh): the logs' current sections ----
+# from debugfs status as 6.1/6.12 print it, and as 7.2/7.3 do, with a
+# blkoff column before segno; unopened pinned/ATGC logs print -1.
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+cat > "$tmp" <<'STATUS'
+=====[ partition info(vda). #0, RW, CP: Good]=====
+    TYPE             segno    secno   zoneno  dirty_seg   full_seg  valid_blk
+  - COLD   data:       20        5        5          0          0          0
+  - WARM   data:       16        4        4          0          0          0
+  - HOT    data:       52       13       13         33          0       8193
+  - Dir   dnode:        0        0        0          1          0          2
+  - File  dnode:        4        1        1          1          0         16
+  - Indir nodes:        8        2        2          0          0          0
+  - Pinned file:       -1       -1       -1
+  - ATGC   data:       -1       -1       -1
+=====[ partition info(nullb0). #1, RW, CP: Good]=====
+    TYPE         blkoff    segno    secno   zoneno  dirty_seg   full_seg  valid_blk
+  - COLD   data:        0       67       16       16          0          0          0
+  - WARM   data:        0       16        4        4          0          0          0
+  - HOT    data:        2       52       13       13         33          0       8193
+  - Dir   dnode:        4        0        0        0          1          0          2
+  - File  dnode:       16        4        1        1          1          0         16
+  - Indir nodes:        0        8        2        2          0          0          0
+  - Pinned file:        0       24        6        6
+  - ATGC   data:        0       -1       -1       -1
+STATUS
+logs_of() { [ "$(REPO=$top KVER=none bash -c '. tests/lib/zoned.sh; log_sections "$1" "$2"' sh "$tmp" "$1" | paste -sd' ')" = "$2" ]; }
+check "log_sections, 6.1/6.12 columns: the secno column" logs_of vda "5 4 13 0 1 2"
+check "log_sections, 7.2/7.3 columns (blkoff first): secno, and the open pinned log" \
+	logs_of nullb0 "16 4 13 0 1 2 6"
 finish

@@ -118,14 +118,18 @@ zoned_dmesg_clean() {
 	! dmesg | grep -v 'Checking entire write pointers' | grep -Ei "$ZONED_DMESG_BAD"
 }
 
-# log_sections STATUS NAME: the section of each of the six logs' current
-# segment, from the debugfs status file STATUS (of f2fs or f2fs_packed)
-# for the volume whose first device is /dev/NAME.
+# log_sections STATUS NAME: the section of each log's current segment
+# (the six logs, and the pinned and ATGC ones when open), from the
+# debugfs status file STATUS (of f2fs or f2fs_packed) for the volume
+# whose first device is /dev/NAME. The column comes from the header:
+# 7.2 put a blkoff column before segno, so secno moved from $5 to $6.
 log_sections() {
 	awk -v n="partition info($2)" '
-		/=====\[ partition info\(/ { on = index($0, n) > 0 }
-		on && /^  - (HOT|WARM|COLD) +data:|^  - (Dir|File) +dnode:|^  - Indir nodes:/ {
-			print $5
+		/=====\[ partition info\(/ { on = index($0, n) > 0; col = 0 }
+		on && /^    TYPE / { for (i = 2; i <= NF; i++) if ($i == "secno") col = i + 2 }
+		on && col && /^  - (HOT|WARM|COLD) +data:|^  - (Dir|File) +dnode:|^  - Indir nodes:|^  - Pinned file:|^  - ATGC +data:/ {
+			if ($col >= 0)
+				print $col
 		}' "$1"
 }
 
