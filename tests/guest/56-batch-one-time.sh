@@ -13,10 +13,10 @@
 # (gc_urgent high, 50 ms apart) under background_gc=sync with
 # migration_window_granularity 1 (a segment per call), first with
 # gc_pack_sections 1, then 16 on a fresh volume: each must leave no
-# data section partly valid but the logs' current ones within 300 s, the GC
+# data section partly valid but the logs' current ones within 120 s, the GC
 # thread having packed, data intact, fsck clean. 6.1 has no one_time GC:
 # skipped there.
-# vm: -d 0
+# vm: -d 0 -t 900
 set -eu
 . "$REPO/tests/lib/zoned.sh"
 
@@ -79,11 +79,11 @@ run() {
 	# A call that finds nothing to do (a victim's inode locked, its
 	# blocks under write-back) sends the thread to sleep for
 	# gc_no_gc_sleep_time, 300 s by default, even in urgent mode:
-	# short, so that the 300 s below measure GC, not one such sleep.
+	# short, so that the wait below measures GC, not one such sleep.
 	echo 50 > "$sys/gc_no_gc_sleep_time"
 	echo 1 > "$sys/gc_urgent"
 	check "gc_pack_sections $1: the GC thread reclaims every victim" \
-		wait_for 300 reclaimed
+		wait_for 120 reclaimed
 	echo 0 > "$sys/gc_urgent"
 	after=$(partial)
 	[ "$after" -eq 0 ] ||
