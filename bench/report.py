@@ -464,35 +464,40 @@ def writer_latency(vdir):
 CALL_RE = re.compile(r'^\s*(.*)-(\d+)\s+\[\d+\]\s.*?(\d+\.\d+): f2fs_gc_(begin|end): (.*)$')
 
 
+def trace_matches(path, regex):
+    """The matches of regex over the lines of the trace file path, in
+    order, or None when there is no such file."""
+    try:
+        with open(path) as f:
+            return [m for m in (regex.match(line.rstrip('\n')) for line in f) if m]
+    except FileNotFoundError:
+        return None
+
+
 def gc_call_durations(path):
     """Each f2fs_gc() call's duration (its f2fs_gc_begin to f2fs_gc_end,
     trace clock, ms) by caller: 'writer' (a writer in f2fs_balance_fs():
     fio here), 'gc thread', or the task's name. Per caller: calls, calls
     that freed a section, p50 / p99 / max."""
     begin, per = {}, {}
-    try:
-        f = open(path)
-    except FileNotFoundError:
+    matches = trace_matches(path, CALL_RE)
+    if matches is None:
         return None
-    with f:
-        for line in f:
-            m = CALL_RE.match(line)
-            if not m:
-                continue
-            comm, pid, t, ev, rest = m.groups()
-            if ev == 'begin':
-                begin[pid] = float(t)
-                continue
-            if pid not in begin:
-                continue
-            dur = (float(t) - begin.pop(pid)) * 1000
-            c = comm.strip()
-            who = ('gc thread' if c.startswith(('f2fs_gc', 'f2fs_packed_gc'))
-                   else 'writer' if c.startswith('fio') else c)
-            sec = re.search(r'sec_freed = (-?\d+)', rest)
-            e = per.setdefault(who, {'ms': [], 'freeing': 0})
-            e['ms'].append(dur)
-            e['freeing'] += 1 if sec and int(sec.group(1)) > 0 else 0
+    for m in matches:
+        comm, pid, t, ev, rest = m.groups()
+        if ev == 'begin':
+            begin[pid] = float(t)
+            continue
+        if pid not in begin:
+            continue
+        dur = (float(t) - begin.pop(pid)) * 1000
+        c = comm.strip()
+        who = ('gc thread' if c.startswith(('f2fs_gc', 'f2fs_packed_gc'))
+               else 'writer' if c.startswith('fio') else c)
+        sec = re.search(r'sec_freed = (-?\d+)', rest)
+        e = per.setdefault(who, {'ms': [], 'freeing': 0})
+        e['ms'].append(dur)
+        e['freeing'] += 1 if sec and int(sec.group(1)) > 0 else 0
     return {who: {'calls': len(e['ms']), 'calls_freeing': e['freeing'],
                   'p50': round(rank_permille(e['ms'], 500), 3),
                   'p99': round(rank_permille(e['ms'], 990), 3),
@@ -1041,24 +1046,19 @@ def gc_calls_from_trace(path):
     f2fs_gc_end paired with the f2fs_gc_begin before it."""
     calls = []
     begin = None
-    try:
-        f = open(path)
-    except FileNotFoundError:
+    matches = trace_matches(path, TRACE_EV_RE)
+    if matches is None:
         return None
-    with f:
-        for line in f:
-            m = TRACE_EV_RE.match(line.rstrip('\n'))
-            if not m:
-                continue
-            ts, ev, rest = int(m.group(1)), m.group(2), m.group(3)
-            if ev == 'f2fs_gc_begin':
-                begin = ts
-                continue
-            if begin is None:
-                continue
-            f_ = {k: int(x) for k, x in re.findall(r'(ret|seg_freed|sec_freed) = (-?\d+)', rest)}
-            calls.append((ts - begin, f_.get('ret'), f_.get('seg_freed'), f_.get('sec_freed')))
-            begin = None
+    for m in matches:
+        ts, ev, rest = int(m.group(1)), m.group(2), m.group(3)
+        if ev == 'f2fs_gc_begin':
+            begin = ts
+            continue
+        if begin is None:
+            continue
+        f_ = {k: int(x) for k, x in re.findall(r'(ret|seg_freed|sec_freed) = (-?\d+)', rest)}
+        calls.append((ts - begin, f_.get('ret'), f_.get('seg_freed'), f_.get('sec_freed')))
+        begin = None
     return calls
 
 
