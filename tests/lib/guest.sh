@@ -28,12 +28,22 @@ load_stock() {
 }
 
 load_packed() {
-	if ! grep -q '^f2fs_packed ' /proc/modules; then
-		# insmod does not load dependencies (the compressors)
-		# shellcheck disable=SC2046
-		modprobe -a $(modinfo -F depends "$MODULE" | tr , ' ') &&
-			insmod "$MODULE" || { fail "insmod $MODULE"; finish; }
-	fi
+	local deps out=
+	grep -q '^f2fs_packed ' /proc/modules && return 0
+	# insmod does not load dependencies (the compressors)
+	# shellcheck disable=SC2046
+	deps=$(modinfo -F depends "$MODULE" 2>&1) &&
+		out=$(modprobe -a $(echo "$deps" | tr , ' ') 2>&1) &&
+		out=$(insmod "$MODULE" 2>&1) && return 0
+	# What failed, as lines the suite's summary shows (fail_lines).
+	fail "insmod $MODULE"
+	{
+		echo "depends: $deps"
+		[ -z "$out" ] || echo "$out"
+		ls -l "$MODULE"
+		dmesg | tail -n 8
+	} 2>&1 | sed 's/^/# /'
+	finish
 }
 
 mkfs_f2fs() {
