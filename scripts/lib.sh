@@ -53,6 +53,33 @@ debug_root() {
 	return 0
 }
 
+# The lines of scripts/debug-kernel.config FRAGMENT that do not hold in
+# CONFIG, the .config olddefconfig made from the kernel source SRC: an
+# option set otherwise or dropped for want of a dependency, "  wanted
+# CONFIG_X=y" or "  wanted CONFIG_X off" each. An option no Kconfig of
+# SRC defines is one the series dropped or has not got yet (7.3 has no
+# LIBCRC32C: crc32c moved into lib/crc): noted on stderr, not demanded.
+debug_config_unmet() {
+	find "$2" -name 'Kconfig*' -type f -exec sed -n \
+		's/^[[:space:]]*\(menu\)\{0,1\}config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/CONFIG_\2/p' {} + |
+		awk 'FILENAME == "-" { known[$0] = 1; next }
+		FILENAME == ARGV[2] {
+			sym = $0
+			if (sym ~ /^CONFIG_[A-Za-z0-9_]+=/) sub(/=.*/, "", sym)
+			else if (sym ~ /^# CONFIG_[A-Za-z0-9_]+ is not set$/) sym = $2
+			else next
+			if (!(sym in known))
+				print "note: " sym " is not in this source\047s Kconfig: not checked" > "/dev/stderr"
+			else if ($0 ~ /^CONFIG_/) want[$0] = 1
+			else off[sym] = 1
+			next }
+		{ have[$0] = 1; if ($0 ~ /^CONFIG_/) { split($0, a, "="); set[a[1]] = 1 } }
+		END {
+			for (w in want) if (!(w in have)) print "  wanted " w
+			for (o in off) if (o in set) print "  wanted " o " off"
+		}' - "$1" "$3"
+}
+
 # The build roots of META's suites that scripts/suite-root has made.
 suite_roots() {
 	local s suite

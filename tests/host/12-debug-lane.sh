@@ -171,4 +171,20 @@ check "kmemleak: without our symbols, the named frame only" is "$(grep -c '^unre
 # ---- the fragment ---------------------------------------------------------
 dups=$(sed -n 's/^\(# \)\{0,1\}\(CONFIG_[A-Za-z0-9_]*\)[= ].*/\2/p' scripts/debug-kernel.config | sort | uniq -d)
 check "scripts/debug-kernel.config names each option once" is "$dups" ""
+
+# A source whose Kconfig lacks an option of the fragment (7.3 dropped
+# LIBCRC32C) is no unmet dependency; an option it has and .config lacks,
+# or sets though the fragment turns it off, is.
+mkdir -p "$tmp/src/lib" "$tmp/src/fs/f2fs"
+printf 'config CRC32\n\ttristate\n menuconfig DEBUG_KERNEL\n' > "$tmp/src/lib/Kconfig"
+printf 'config F2FS_FS\n\ttristate "F2FS"\nconfig F2FS_CHECK_FS\n' > "$tmp/src/fs/f2fs/Kconfig"
+printf 'CONFIG_DEBUG_KERNEL=y\nCONFIG_LIBCRC32C=y\nCONFIG_F2FS_FS=m\n# CONFIG_F2FS_CHECK_FS is not set\n' > "$tmp/fragment"
+printf 'CONFIG_DEBUG_KERNEL=y\nCONFIG_CRC32=y\nCONFIG_F2FS_FS=m\n' > "$tmp/config"
+debug_config_unmet "$tmp/fragment" "$tmp/src" "$tmp/config" > "$tmp/unmet" 2> "$tmp/notes"
+check "an option the source does not define is not demanded" is "$(cat "$tmp/unmet")" ""
+check "... and is noted" grep -q 'CONFIG_LIBCRC32C is not in' "$tmp/notes"
+printf 'CONFIG_DEBUG_KERNEL=y\nCONFIG_F2FS_FS=y\nCONFIG_F2FS_CHECK_FS=y\n' > "$tmp/config"
+debug_config_unmet "$tmp/fragment" "$tmp/src" "$tmp/config" 2> /dev/null | sort > "$tmp/unmet"
+check "an option the source defines, set otherwise, is unmet" \
+	is "$(cat "$tmp/unmet")" "$(printf '  wanted CONFIG_F2FS_CHECK_FS off\n  wanted CONFIG_F2FS_FS=m')"
 finish
