@@ -5,15 +5,16 @@
 # once or more per module and mode): runs fstests' ./check once per test
 # of a list, FSTYP=f2fs, TEST_DEV /dev/vda and SCRATCH_DEV /dev/vdb, and
 # appends one line per test to OUT/progress:
-#   TEST VERDICT SECS MOUNTS STORMED BG_GC VICTIMS PACKED_BLOCKS
+#   TEST VERDICT SECS MOUNTS STORMED BG_GC MOVED PACKED_BLOCKS
 # VERDICT: pass, fail, notrun, expunged, error (check said nothing of
 # the test), timeout (killed after TIMEOUT s; the boot then ends, so
 # that the next test starts on a fresh one). MOUNTS counts the f2fs
 # mounts the test made (TEST_DEV's included), STORMED those that came
 # up with background_gc=sync and gc_urgent high; BG_GC (the GC thread's
-# calls), VICTIMS (sections collected) and PACKED_BLOCKS sum the volumes'
-# counters at their unmounts (tests/lib/fstests-mount). OUT/current names the test that runs and
-# when it started, so that the host can tell which one a crash ended.
+# calls), MOVED (the blocks GC moved) and PACKED_BLOCKS sum the volumes'
+# counters at their unmounts (tests/lib/fstests-mount,
+# tests/lib/fstests-records.awk). OUT/current names the test that runs
+# and when it started, so that the host can tell which one a crash ended.
 #
 # usage (a scripts/vm script): fstests.sh FS MODE FSTESTS LIST MKFS_OPTIONS TIMEOUT
 #   FS       ours (f2fs_packed, build/KVER/f2fs_packed.ko) or stock (f2fs)
@@ -163,25 +164,11 @@ mkdir -p /mnt/test /mnt/scratch "$out/results" "$out/check"
 mkfs.f2fs -q -f $mkfs_opts $DISK1 > /dev/null || die_boot "mkfs.f2fs $mkfs_opts $DISK1"
 
 # --- the tests, one ./check each --------------------------------------
-# sum_records TEST: "MOUNTS STORMED BG_GC VICTIMS PACKED" of TEST's
-# lines in the helper's log.
+# sum_records TEST: "MOUNTS STORMED BG_GC MOVED PACKED" of TEST's lines
+# in the helper's log.
 sum_records() {
-	awk -v t="$1" '
-		$1 == "mount" && $2 == t {
-			m++
-			if ($0 ~ / bggc=sync / && $0 ~ / urgent=GC_URGENT_HIGH /) s++
-		}
-		$1 == "umount" && $2 == t {
-			for (i = 4; i <= NF; i++) {
-				split($i, kv, "=")
-				if (kv[2] ~ /^[0-9]+$/) n[kv[1]] += kv[2]
-				else if (!(kv[1] in n)) n[kv[1]] = "-"
-			}
-		}
-		END {
-			p = ("packed_blocks" in n) ? n["packed_blocks"] : "-"
-			print m + 0, s + 0, n["bg_gc"] + 0, n["victims"] + 0, p
-		}' "$out/mounts.log" 2>/dev/null || echo "0 0 0 0 -"
+	awk -v t="$1" -f "$REPO/tests/lib/fstests-records.awk" "$out/mounts.log" 2>/dev/null ||
+		echo "0 0 0 0 -"
 }
 
 # fstests' awk is gawk, first in PATH for ./check alone (common/encrypt's
