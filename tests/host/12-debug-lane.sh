@@ -94,6 +94,7 @@ check "... its modules shared into the guest" \
 check "... watchdogs 3x (soft lockup capped at 60), hung tasks after 360 s" \
 	has_arg 'watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=180 workqueue.watchdog_thresh=180 F2FS_PACKED_HUNG_TASK=360'
 check "... every KASAN report (kasan_multi_shot)" has_arg 'kasan_multi_shot'
+check "... 4-level paging (no5lvl: 7.3's KASAN kernel on la57 never reaches init)" has_arg ' no5lvl( |$)'
 check "a 4 s guest with -t 2 finishes: the timeout is 3x" is "$(vm_rc 4 2)" 0
 check "... and times out with VM_DEBUG_SLOWDOWN=1" is "$(vm_rc 4 2 VM_DEBUG_SLOWDOWN=1)" 124
 not_built() {
