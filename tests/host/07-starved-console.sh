@@ -22,7 +22,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # ---- the classifier ---------------------------------------------------
-reports() { scripts/kernel-log reports < "$data/console-$1.log"; }
+# log_file NAME|FILE: a recorded log by name, or a log made here
+log_file() { if [ -f "$1" ]; then echo "$1"; else echo "$data/console-$1.log"; fi; }
+reports() { scripts/kernel-log reports < "$(log_file "$1")"; }
 is_reports() { [ "$(reports "$1" | cut -d: -f1 | tr '\n' ' ')" = "$2" ]; }
 check "boot lockup in clear_page before the module loaded: starved" \
 	is_reports starved-boot "starved "
@@ -38,27 +40,52 @@ kept_warn() {
 		! grep -qE 'rcu: INFO|blocked for more than|memcpy_erms' "$tmp/f"
 }
 check "filter drops the starved reports, keeps the WARN after them and the test's output" kept_warn
+# f2fs's checkpoint-latency report (7.2 on): a wall-clock time, stock's as
+# ours; the same warning over another stack, or a WARN after it, is real.
+check "checkpoint-latency reports, stock's and ours: latency" \
+	is_reports latency-checkpoint "latency latency "
+sed '/ f2fs_issue_checkpoint+/d' "$data/console-latency-checkpoint.log" \
+	> "$tmp/other-stack.log"
+sed '/ f2fs_balance_fs_bg+/a [  229.398100] WARNING: CPU: 0 PID: 42 at fs/f2fs_packed/checkpoint.c:1500 f2fs_write_checkpoint+0x1/0x2 [f2fs_packed]' \
+	"$data/console-latency-checkpoint.log" > "$tmp/then-warn.log"
+latency_filtered() {
+	scripts/kernel-log filter < "$data/console-latency-checkpoint.log" > "$tmp/f"
+	! grep -qE 'Call Trace|blocked on checkpoint|dump_stack' "$tmp/f" &&
+		grep -q 'checkpoint was blocked for 6832 ms' "$tmp/f" &&
+		grep -q '^# f2fs_packed /dev/vdd: fill took' "$tmp/f"
+}
+check "filter drops the latency reports, keeps f2fs's other lines and the test's output" \
+	latency_filtered
+check "the warning over a stack without f2fs_issue_checkpoint: real" \
+	is_reports "$tmp/other-stack.log" "real real "
 
 # ---- scripts/vm's verdict ---------------------------------------------
-verdict() { [ "$(console_verdict "$data/console-$1.log" "$2" 2>/dev/null)" = "$3" ]; }
+verdict() { [ "$(console_verdict "$(log_file "$1")" "$2" 2>/dev/null)" = "$3" ]; }
 check "starved boot, test passed: status 0" verdict starved-boot 0 0
 check "starved boot, test failed: status $VM_STARVED (starved)" verdict starved-boot 1 "$VM_STARVED"
 check "starved boot, guest timed out: status $VM_STARVED" verdict starved-boot 124 "$VM_STARVED"
 check "our soft lockup: status 125 even though the script passed" verdict real-lockup 0 125
 check "our hung GC thread: status 125" verdict real-hung 1 125
 check "starved reports then a WARN of ours: status 125" verdict starved-then-warn 0 125
+check "checkpoint-latency reports, test passed: status 0" verdict latency-checkpoint 0 0
+check "a WARN inside a latency report's stack: status 125" verdict "$tmp/then-warn.log" 0 125
 
 # ---- the guests' dmesg check ------------------------------------------
 guest_clean() {
 	REPO=$top KVER=none bash -c 'log=$1
 		. tests/lib/guest.sh
 		dmesg() { cat "$log"; }
-		dmesg_clean' sh "$data/console-$1.log" > /dev/null
+		dmesg_clean' sh "$(log_file "$1")" > /dev/null
 }
 check "guest dmesg_clean: clean after a starved boot" guest_clean starved-boot
 check "guest dmesg_clean: not clean after our lockup" not guest_clean real-lockup
 check "guest dmesg_clean: not clean after our hung task" not guest_clean real-hung
 check "guest dmesg_clean: not clean with our WARN after starved reports" not guest_clean starved-then-warn
+check "guest dmesg_clean: clean after checkpoint-latency reports" guest_clean latency-checkpoint
+check "guest dmesg_clean: not clean after the warning over another stack" \
+	not guest_clean "$tmp/other-stack.log"
+check "guest dmesg_clean: not clean with a WARN inside a latency report's stack" \
+	not guest_clean "$tmp/then-warn.log"
 
 # ---- scripts/vm end to end, a fake qemu playing a console log --------
 kver=$(series_test_kernel "$(supported_series | cut -d' ' -f1)")
