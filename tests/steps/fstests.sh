@@ -151,7 +151,19 @@ if [ "$type" != f2fs ]; then
 	grep -rnE '/(sys|proc)/fs/f2fs([/ "]|$)|debug/f2fs' $xfs/common $xfs/tests/f2fs \
 		$xfs/tests/generic 2>/dev/null | sed 's|^|fstests-unchanged: |' >> "$out/edits" || :
 fi
+# fstests' _require_kernel_config reads KCONFIG_PATH first, then /boot and
+# the headers' .config. Debian 7.x keeps the config beside the modules
+# (/lib/modules/KVER/config: a build root's, shared to the guest), and no
+# headers are shared: without this, f2fs/013, 015 and 016 are not run on
+# 7.x ("Could not locate kernel config file").
+kconfig=
+for c in "/lib/modules/$(uname -r)/config" "/boot/config-$(uname -r)"; do
+	[ -f "$c" ] && { kconfig=$c; break; }
+done
+[ -n "$kconfig" ] || die_boot "no kernel config of $(uname -r) for fstests' _require_kernel_config"
+echo "kernel-config: $kconfig" >> "$out/edits"
 cat > $xfs/local.config <<EOF
+export KCONFIG_PATH=$kconfig
 export FSTYP=f2fs
 export TEST_DEV=$DISK1
 export TEST_DIR=/mnt/test
