@@ -7,7 +7,7 @@
 # them FG_GC. A batch inside such a call cleared that hint and ended the
 # call, and the thread then went on between windows already emptied, each
 # call reporting success, while the victims stayed. One-time calls never
-# batch now. On a zoned null_blk device (24 zones of 8 MiB, 3 conventional
+# batch now. On a zoned null_blk device (64 zones of 8 MiB, 3 conventional
 # for the metadata; a section per zone, 4 segments), 16 files written
 # interleaved and every even one deleted, the GC thread made urgent
 # (gc_urgent high, 50 ms apart) under background_gc=sync with
@@ -31,14 +31,16 @@ load_packed
 zoned_nullb dev zonce 64 8 8 3
 mnt=/mnt/z
 
-# data_partial: data sections partly valid now that are not a log's
-# current one, "SECNO VALID" each (segment_info: "type|valid" per segment,
-# types 0-2 data). Node sections are left out: the victims are the files'
-# data sections, and the checkpoints keep rewriting a few node blocks.
+# data_partial [all]: data sections partly valid now that are not a
+# log's current one (with "all", those too), "SECNO VALID" each
+# (segment_info: "type|valid" per segment, types 0-2 data). Node sections
+# are left out: the victims are the files' data sections, and the
+# checkpoints keep rewriting a few node blocks.
 data_partial() {
-	local logs
-	logs=$(log_sections /sys/kernel/debug/f2fs_packed/status "$(basename "$dev")" |
-		paste -sd' ')
+	local logs=
+	[ "${1:-}" = all ] ||
+		logs=$(log_sections /sys/kernel/debug/f2fs_packed/status "$(basename "$dev")" |
+			paste -sd' ')
 	awk -v sps=4 -v logs=" $logs " -v full=2048 'NR > 2 {
 			for (i = 2; i <= NF; i++) {
 				split($i, tv, "|")
@@ -73,6 +75,7 @@ run() {
 	sync
 	sha_record $mnt /tmp/z.sha
 	before=$(partial)
+	log "gc_pack_sections $1: layout partly valid (section valid): $(data_partial all | paste -sd' '); logs' sections: $(log_sections /sys/kernel/debug/f2fs_packed/status "$(basename "$dev")" | paste -sd' ')"
 	echo 1 > "$sys/migration_window_granularity"
 	echo "$1" > "$sys/gc_pack_sections"
 	echo 50 > "$sys/gc_urgent_sleep_time"
@@ -90,7 +93,11 @@ run() {
 		log "gc_pack_sections $1: left partly valid (section valid): $(data_partial | paste -sd' ')"
 	blocks=$(pack_stat $mnt gc_pack_blocks)
 	log "gc_pack_sections $1: sections partly valid $before -> $after, $(pack_stats $mnt)"
-	check "gc_pack_sections $1: there were victims ($before)" test "$before" -ge 8
+	# The survivors' 32 MiB lie half-valid in 8 sections or more, but the
+	# WARM data log may still be writing the last of them, and GC never
+	# takes a log's current section: 7 victims or 8, by where writeback
+	# ended the layout (7 in one of two runs on 7.3's debug kernel).
+	check "gc_pack_sections $1: there were victims ($before)" test "$before" -ge 7
 	check "gc_pack_sections $1: the thread packed ($blocks blocks)" test "$blocks" -gt 0
 	check "gc_pack_sections $1: data intact" sha_verify $mnt /tmp/z.sha
 	umount_fsck "$dev" $mnt
