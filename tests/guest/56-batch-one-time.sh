@@ -93,10 +93,12 @@ run() {
 		log "gc_pack_sections $1: left partly valid (section valid): $(data_partial | paste -sd' ')"
 	blocks=$(pack_stat $mnt gc_pack_blocks)
 	log "gc_pack_sections $1: sections partly valid $before -> $after, $(pack_stats $mnt)"
-	# The survivors' 32 MiB lie half-valid in 8 sections or more, but the
-	# WARM data log may still be writing the last of them, and GC never
-	# takes a log's current section: 7 victims or 8, by where writeback
-	# ended the layout (7 in one of two runs on 7.3's debug kernel).
+	# The survivors' 32 MiB lie half-valid in 8 sections or more, in
+	# the HOT data log (each block is pushed alone, and f2fs writes a
+	# file with at most min_hot_blocks dirty pages there), which may
+	# still be writing the last of them: GC never takes a log's current
+	# section, so 7 victims or 8 (7 in one of two runs on 7.3's debug
+	# kernel, its current section holding 1025 survivors).
 	check "gc_pack_sections $1: there were victims ($before)" test "$before" -ge 7
 	check "gc_pack_sections $1: the thread packed ($blocks blocks)" test "$blocks" -gt 0
 	check "gc_pack_sections $1: data intact" sha_verify $mnt /tmp/z.sha
