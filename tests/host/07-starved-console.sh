@@ -58,6 +58,14 @@ check "filter drops the latency reports, keeps f2fs's other lines and the test's
 	latency_filtered
 check "the warning over a stack without f2fs_issue_checkpoint: real" \
 	is_reports "$tmp/other-stack.log" "real real "
+# Five waiters of one checkpoint report at once: a warning comes while
+# another's dump runs, and one dump comes after three other reports.
+check "interleaved checkpoint-latency reports: one latency report" \
+	is_reports latency-interleaved "latency "
+sed '0,/ f2fs_issue_checkpoint+/{/ f2fs_issue_checkpoint+/d}' \
+	"$data/console-latency-interleaved.log" > "$tmp/interleaved-other.log"
+check "interleaved, one dump without f2fs_issue_checkpoint: real" \
+	is_reports "$tmp/interleaved-other.log" "real "
 
 # ---- scripts/vm's verdict ---------------------------------------------
 verdict() { [ "$(console_verdict "$(log_file "$1")" "$2" 2>/dev/null)" = "$3" ]; }
@@ -68,6 +76,8 @@ check "our soft lockup: status 125 even though the script passed" verdict real-l
 check "our hung GC thread: status 125" verdict real-hung 1 125
 check "starved reports then a WARN of ours: status 125" verdict starved-then-warn 0 125
 check "checkpoint-latency reports, test passed: status 0" verdict latency-checkpoint 0 0
+check "interleaved checkpoint-latency reports, test passed: status 0" \
+	verdict latency-interleaved 0 0
 check "a WARN inside a latency report's stack: status 125" verdict "$tmp/then-warn.log" 0 125
 
 # ---- the guests' dmesg check ------------------------------------------
@@ -82,6 +92,8 @@ check "guest dmesg_clean: not clean after our lockup" not guest_clean real-locku
 check "guest dmesg_clean: not clean after our hung task" not guest_clean real-hung
 check "guest dmesg_clean: not clean with our WARN after starved reports" not guest_clean starved-then-warn
 check "guest dmesg_clean: clean after checkpoint-latency reports" guest_clean latency-checkpoint
+check "guest dmesg_clean: clean after interleaved checkpoint-latency reports" \
+	guest_clean latency-interleaved
 check "guest dmesg_clean: not clean after the warning over another stack" \
 	not guest_clean "$tmp/other-stack.log"
 check "guest dmesg_clean: not clean with a WARN inside a latency report's stack" \
