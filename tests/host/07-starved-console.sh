@@ -66,6 +66,14 @@ sed '0,/ f2fs_issue_checkpoint+/{/ f2fs_issue_checkpoint+/d}' \
 	"$data/console-latency-interleaved.log" > "$tmp/interleaved-other.log"
 check "interleaved, one dump without f2fs_issue_checkpoint: real" \
 	is_reports "$tmp/interleaved-other.log" "real "
+# f2fs_warn_ratelimited() may drop the warning while dump_stack() still
+# prints: a dump of f2fs_issue_checkpoint() without its warning line.
+check "a dump whose warning was rate-limited: latency" \
+	is_reports latency-ratelimited "latency latency latency latency latency latency "
+sed '0,/ f2fs_issue_checkpoint+/s/ f2fs_issue_checkpoint+/ f2fs_write_checkpoint+/' \
+	"$data/console-latency-ratelimited.log" > "$tmp/unwarned-other.log"
+check "an unwarned dump of another function: real" \
+	is_reports "$tmp/unwarned-other.log" "real latency latency latency latency latency "
 
 # ---- scripts/vm's verdict ---------------------------------------------
 verdict() { [ "$(console_verdict "$(log_file "$1")" "$2" 2>/dev/null)" = "$3" ]; }
@@ -78,6 +86,8 @@ check "starved reports then a WARN of ours: status 125" verdict starved-then-war
 check "checkpoint-latency reports, test passed: status 0" verdict latency-checkpoint 0 0
 check "interleaved checkpoint-latency reports, test passed: status 0" \
 	verdict latency-interleaved 0 0
+check "a rate-limited latency warning, test passed: status 0" \
+	verdict latency-ratelimited 0 0
 check "a WARN inside a latency report's stack: status 125" verdict "$tmp/then-warn.log" 0 125
 
 # ---- the guests' dmesg check ------------------------------------------
@@ -94,6 +104,10 @@ check "guest dmesg_clean: not clean with our WARN after starved reports" not gue
 check "guest dmesg_clean: clean after checkpoint-latency reports" guest_clean latency-checkpoint
 check "guest dmesg_clean: clean after interleaved checkpoint-latency reports" \
 	guest_clean latency-interleaved
+check "guest dmesg_clean: clean after a rate-limited latency warning" \
+	guest_clean latency-ratelimited
+check "guest dmesg_clean: not clean after an unwarned dump of another function" \
+	not guest_clean "$tmp/unwarned-other.log"
 check "guest dmesg_clean: not clean after the warning over another stack" \
 	not guest_clean "$tmp/other-stack.log"
 check "guest dmesg_clean: not clean with a WARN inside a latency report's stack" \
