@@ -74,6 +74,20 @@ sed '0,/ f2fs_issue_checkpoint+/s/ f2fs_issue_checkpoint+/ f2fs_write_checkpoint
 	"$data/console-latency-ratelimited.log" > "$tmp/unwarned-other.log"
 check "an unwarned dump of another function: real" \
 	is_reports "$tmp/unwarned-other.log" "real latency latency latency latency latency "
+# f2fs dumps its stack with no warning line of its own too
+# (f2fs_handle_critical_error()): next to an unwarned latency dump it stays real.
+{ printf '%s\n' '[ 1687.100100] CPU: 1 UID: 0 PID: 610 Comm: fsstress Tainted: G O 7.3.4-f2fs-debug #1' \
+	'[ 1687.100400] Call Trace:' '[ 1687.100500]  <TASK>' '[ 1687.100600]  dump_stack_lvl+0x80/0xa0' \
+	'[ 1687.100700]  f2fs_stop_checkpoint+0x3a1/0x5e0 [f2fs_packed]' '[ 1687.101100]  </TASK>'
+	sed -n 6,34p "$data/console-latency-ratelimited.log"; } > "$tmp/critical-then-unwarned.log"
+check "a critical-error dump, then an unwarned latency dump: real" \
+	is_reports "$tmp/critical-then-unwarned.log" "real "
+# Another waiter's warning inside an unwarned dump, before its frames.
+{ sed -n 6,10p "$data/console-latency-ratelimited.log"; sed -n 35p "$data/console-latency-ratelimited.log"
+	sed -n 11,34p "$data/console-latency-ratelimited.log"; sed -n 36,64p "$data/console-latency-ratelimited.log"
+} > "$tmp/unwarned-interleaved.log"
+check "a warning inside an unwarned latency dump: latency" \
+	is_reports "$tmp/unwarned-interleaved.log" "latency "
 
 # ---- scripts/vm's verdict ---------------------------------------------
 verdict() { [ "$(console_verdict "$(log_file "$1")" "$2" 2>/dev/null)" = "$3" ]; }
@@ -108,6 +122,8 @@ check "guest dmesg_clean: clean after a rate-limited latency warning" \
 	guest_clean latency-ratelimited
 check "guest dmesg_clean: not clean after an unwarned dump of another function" \
 	not guest_clean "$tmp/unwarned-other.log"
+check "guest dmesg_clean: not clean after a critical-error dump beside a latency dump" \
+	not guest_clean "$tmp/critical-then-unwarned.log"
 check "guest dmesg_clean: not clean after the warning over another stack" \
 	not guest_clean "$tmp/other-stack.log"
 check "guest dmesg_clean: not clean with a WARN inside a latency report's stack" \
