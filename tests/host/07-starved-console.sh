@@ -88,6 +88,9 @@ check "a critical-error dump, then an unwarned latency dump: real" \
 } > "$tmp/unwarned-interleaved.log"
 check "a warning inside an unwarned latency dump: latency" \
 	is_reports "$tmp/unwarned-interleaved.log" "latency "
+# A warning inside a dump's continued line leaves an empty fragment line.
+check "a latency report split by an empty continuation fragment: latency" \
+	is_reports latency-fragment "latency "
 
 # ---- scripts/vm's verdict ---------------------------------------------
 verdict() { [ "$(console_verdict "$(log_file "$1")" "$2" 2>/dev/null)" = "$3" ]; }
