@@ -91,6 +91,9 @@ check "a warning inside an unwarned latency dump: latency" \
 # A warning inside a dump's continued line leaves an empty fragment line.
 check "a latency report split by an empty continuation fragment: latency" \
 	is_reports latency-fragment "latency "
+# Lines of another report that a latency warning cut in: not the dump's.
+check "a hung task cut by a latency warning: real" \
+	is_reports hung-cut-by-latency "starved real "
 
 # ---- scripts/vm's verdict ---------------------------------------------
 verdict() { [ "$(console_verdict "$(log_file "$1")" "$2" 2>/dev/null)" = "$3" ]; }
