@@ -91,9 +91,16 @@ check "a warning inside an unwarned latency dump: latency" \
 # A warning inside a dump's continued line leaves an empty fragment line.
 check "a latency report split by an empty continuation fragment: latency" \
 	is_reports latency-fragment "latency "
-# Lines of another report that a latency warning cut in: not the dump's.
-check "a hung task cut by a latency warning: real" \
-	is_reports hung-cut-by-latency "starved real "
+# A latency warning that cuts another report: what follows is judged line
+# by line, the dump's by the latency rule, the rest by the cut report's.
+check "a hung task cut by a latency warning, its f2fs frames after it: real" \
+	is_reports hung-cut-by-latency "real latency "
+check "a workqueue lockup cut by a latency warning, its pools inside the dump: real" \
+	is_reports wq-cut-by-latency "real latency "
+check "a hung task cut by a latency warning, its held locks inside the dump: real" \
+	is_reports hung-locks-cut-by-latency "real latency "
+check "a starved hung task cut by a latency warning: starved and latency" \
+	is_reports starved-cut-by-latency "starved latency "
 
 # ---- scripts/vm's verdict ---------------------------------------------
 verdict() { [ "$(console_verdict "$(log_file "$1")" "$2" 2>/dev/null)" = "$3" ]; }
@@ -109,6 +116,10 @@ check "interleaved checkpoint-latency reports, test passed: status 0" \
 check "a rate-limited latency warning, test passed: status 0" \
 	verdict latency-ratelimited 0 0
 check "a WARN inside a latency report's stack: status 125" verdict "$tmp/then-warn.log" 0 125
+check "a hung task cut by a latency warning: status 125" verdict hung-cut-by-latency 0 125
+check "a workqueue lockup cut by a latency warning: status 125" verdict wq-cut-by-latency 0 125
+check "a starved hung task cut by a latency warning, test passed: status 0" \
+	verdict starved-cut-by-latency 0 0
 
 # ---- the guests' dmesg check ------------------------------------------
 guest_clean() {
@@ -134,6 +145,10 @@ check "guest dmesg_clean: not clean after the warning over another stack" \
 	not guest_clean "$tmp/other-stack.log"
 check "guest dmesg_clean: not clean with a WARN inside a latency report's stack" \
 	not guest_clean "$tmp/then-warn.log"
+check "guest dmesg_clean: not clean after a hung task cut by a latency warning" \
+	not guest_clean hung-locks-cut-by-latency
+check "guest dmesg_clean: clean after a starved hung task cut by a latency warning" \
+	guest_clean starved-cut-by-latency
 
 # ---- scripts/vm end to end, a fake qemu playing a console log --------
 kver=$(series_test_kernel "$(supported_series | cut -d' ' -f1)")
