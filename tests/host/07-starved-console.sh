@@ -91,16 +91,22 @@ check "a warning inside an unwarned latency dump: latency" \
 # A warning inside a dump's continued line leaves an empty fragment line.
 check "a latency report split by an empty continuation fragment: latency" \
 	is_reports latency-fragment "latency "
-# A latency warning that cuts another report: what follows is judged line
-# by line, the dump's by the latency rule, the rest by the cut report's.
+# A latency warning inside a lockup report joins it: which of the lines
+# after it are the dump's and which the report's cannot be told, and the
+# dump names f2fs, so the report is real.
 check "a hung task cut by a latency warning, its f2fs frames after it: real" \
-	is_reports hung-cut-by-latency "real latency "
+	is_reports hung-cut-by-latency "real "
+check "a hung task cut by a latency warning, its frames inside the dump: real" \
+	is_reports hung-frames-in-dump "real "
 check "a workqueue lockup cut by a latency warning, its pools inside the dump: real" \
-	is_reports wq-cut-by-latency "real latency "
+	is_reports wq-cut-by-latency "real "
 check "a hung task cut by a latency warning, its held locks inside the dump: real" \
-	is_reports hung-locks-cut-by-latency "real latency "
-check "a starved hung task cut by a latency warning: starved and latency" \
-	is_reports starved-cut-by-latency "starved latency "
+	is_reports hung-locks-cut-by-latency "real "
+check "a hung task naming no f2fs cut by a latency warning: real all the same" \
+	is_reports starved-cut-by-latency "real "
+# A second warning cuts a dump's register line: the rest is the dump's.
+check "a latency dump's register line cut by a warning: latency" \
+	is_reports latency-regs-fragment "latency "
 
 # ---- scripts/vm's verdict ---------------------------------------------
 verdict() { [ "$(console_verdict "$(log_file "$1")" "$2" 2>/dev/null)" = "$3" ]; }
@@ -118,8 +124,10 @@ check "a rate-limited latency warning, test passed: status 0" \
 check "a WARN inside a latency report's stack: status 125" verdict "$tmp/then-warn.log" 0 125
 check "a hung task cut by a latency warning: status 125" verdict hung-cut-by-latency 0 125
 check "a workqueue lockup cut by a latency warning: status 125" verdict wq-cut-by-latency 0 125
-check "a starved hung task cut by a latency warning, test passed: status 0" \
-	verdict starved-cut-by-latency 0 0
+check "a hung task naming no f2fs cut by a latency warning, test failed: status 125" \
+	verdict starved-cut-by-latency 1 125
+# The warning over another stack has no KERNEL_ERROR line: real counts.
+check "a real report with no error line: status 125" verdict "$tmp/other-stack.log" 0 125
 
 # ---- the guests' dmesg check ------------------------------------------
 guest_clean() {
@@ -147,8 +155,10 @@ check "guest dmesg_clean: not clean with a WARN inside a latency report's stack"
 	not guest_clean "$tmp/then-warn.log"
 check "guest dmesg_clean: not clean after a hung task cut by a latency warning" \
 	not guest_clean hung-locks-cut-by-latency
-check "guest dmesg_clean: clean after a starved hung task cut by a latency warning" \
-	guest_clean starved-cut-by-latency
+check "guest dmesg_clean: not clean after a hung task's frames inside a latency dump" \
+	not guest_clean hung-frames-in-dump
+check "guest dmesg_clean: clean after a latency dump's register line was cut" \
+	guest_clean latency-regs-fragment
 
 # ---- scripts/vm end to end, a fake qemu playing a console log --------
 kver=$(series_test_kernel "$(supported_series | cut -d' ' -f1)")
