@@ -498,17 +498,12 @@ KERNEL_ERROR='^\[ *[0-9]+\.[0-9]+\] .*(Kernel panic|BUG:|Oops|WARNING:|INFO: try
 # a starved lockup report (scripts/kernel-log) is 125 whatever RC; a
 # failure or timeout with starved reports is VM_STARVED; else RC.
 console_verdict() {
-	local log=$1 rc=$2 top reports starved errors
+	local log=$1 rc=$2 top starved
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-	reports=$("$top/scripts/kernel-log" reports < "$log")
-	starved=$(echo "$reports" | sed -n 's/^starved: //p')
-	# A real report is an error even when its error line is not its first
-	# (a latency warning that cut a hung task's report, say).
-	errors=$({ echo "$reports" | sed -n 's/^real: //p'
-		"$top/scripts/kernel-log" filter < "$log" | grep -E "$KERNEL_ERROR"; } | head -5)
-	if [ -n "$errors" ]; then
+	starved=$("$top/scripts/kernel-log" reports < "$log" | sed -n 's/^starved: //p')
+	if "$top/scripts/kernel-log" filter < "$log" | grep -qE "$KERNEL_ERROR"; then
 		echo "kernel error in guest (console log: $log):" >&2
-		echo "$errors" >&2
+		"$top/scripts/kernel-log" filter < "$log" | grep -E "$KERNEL_ERROR" | head -5 >&2
 		echo 125
 		return
 	fi
