@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A short run of the seeded GC torture (make torture, tests/lib/torture.sh)
-# with a fixed seed: about 30 s on each of -s 1, -s 4 mode=lfs and a
+# with a fixed seed: about 20 s on each of -s 1, -s 4 mode=lfs and a
 # zoned null_blk device, fsstress (when build/fsstress is built: make
 # fsstress) and fio writers with crc32c verify, sync GC, GC_RANGE, the
 # urgent GC thread, knob flips, remounts and shutdowns at once; fio
@@ -14,4 +14,4 @@ set -eu
 TORTURE_ROUND=10
 . "$REPO/tests/lib/torture.sh"
 
-torture_all "${TORTURE_SMOKE_SECS:-90}" 20261202
+torture_all "${TORTURE_SMOKE_SECS:-60}" 20261202
