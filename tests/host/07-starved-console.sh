@@ -113,6 +113,16 @@ check "an f2fs error line after a second warning inside a dump: kept" \
 	"$data/console-error-after-second-warning.log"
 check "a hung task whose mutex our GC thread likely owns: real" \
 	is_reports hung-blocker "real "
+check "a hung task whose rw-semaphore our GC thread likely owns: real" \
+	is_reports hung-rwsem-blocker "real "
+check "a hung task's line cut by a latency warning, an empty rest: real" \
+	is_reports hung-empty-fragment "real "
+check "a hung task, an empty line, then the locks held, ours among them: real" \
+	is_reports hung-locks-blank "real "
+check "a starved hung task on a kernel whose release names f2fs: starved" \
+	is_reports starved-debug-release "starved "
+check "the rate limit's callbacks-suppressed line inside a latency dump: latency" \
+	is_reports latency-suppressed "latency "
 
 # ---- scripts/vm's verdict ---------------------------------------------
 verdict() { [ "$(console_verdict "$(log_file "$1")" "$2" 2>/dev/null)" = "$3" ]; }
@@ -130,6 +140,10 @@ check "a rate-limited latency warning, test passed: status 0" \
 check "a WARN inside a latency report's stack: status 125" verdict "$tmp/then-warn.log" 0 125
 check "a hung task cut by a latency warning: status 125" verdict hung-cut-by-latency 0 125
 check "a workqueue lockup cut by a latency warning: status 125" verdict wq-cut-by-latency 0 125
+check "a hung task's line cut by a latency warning, an empty rest: status 125" \
+	verdict hung-empty-fragment 0 125
+check "a starved hung task on the debug kernel, test failed: status $VM_STARVED" \
+	verdict starved-debug-release 1 "$VM_STARVED"
 check "a hung task naming no f2fs cut by a latency warning, test failed: status 125" \
 	verdict starved-cut-by-latency 1 125
 # A stack dump of f2fs_handle_critical_error() alone is what test 37
