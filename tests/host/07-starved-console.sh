@@ -123,6 +123,8 @@ check "a starved hung task on a kernel whose release names f2fs: starved" \
 	is_reports starved-debug-release "starved "
 check "the rate limit's callbacks-suppressed line inside a latency dump: latency" \
 	is_reports latency-suppressed "latency "
+check "a hung task cut by the rate limit's line and a latency warning: real" \
+	is_reports hung-cut-by-suppressed "real "
 
 # ---- scripts/vm's verdict ---------------------------------------------
 verdict() { [ "$(console_verdict "$(log_file "$1")" "$2" 2>/dev/null)" = "$3" ]; }
@@ -142,6 +144,8 @@ check "a hung task cut by a latency warning: status 125" verdict hung-cut-by-lat
 check "a workqueue lockup cut by a latency warning: status 125" verdict wq-cut-by-latency 0 125
 check "a hung task's line cut by a latency warning, an empty rest: status 125" \
 	verdict hung-empty-fragment 0 125
+check "a hung task cut by the rate limit's line and a latency warning: status 125" \
+	verdict hung-cut-by-suppressed 0 125
 check "a starved hung task on the debug kernel, test failed: status $VM_STARVED" \
 	verdict starved-debug-release 1 "$VM_STARVED"
 check "a hung task naming no f2fs cut by a latency warning, test failed: status 125" \
