@@ -125,6 +125,8 @@ check "the rate limit's callbacks-suppressed line inside a latency dump: latency
 	is_reports latency-suppressed "latency "
 check "a hung task cut by the rate limit's line and a latency warning: real" \
 	is_reports hung-cut-by-suppressed "real "
+check "an empty line before the dump a warning still awaits: latency" \
+	is_reports latency-empty-between "latency "
 
 # ---- scripts/vm's verdict ---------------------------------------------
 verdict() { [ "$(console_verdict "$(log_file "$1")" "$2" 2>/dev/null)" = "$3" ]; }
