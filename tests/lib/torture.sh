@@ -57,17 +57,21 @@ torture_urgent() {
 	echo 50 > "$s/gc_urgent_sleep_time" && echo 1 > "$s/gc_urgent"
 }
 
-# torture_mount DEV MNT OPTS: mount, the GC thread made urgent. A mount
-# that fails shows why: mount's own message and the kernel's last lines.
+# torture_mount WHAT DEV MNT OPTS: mount, the GC thread made urgent. A
+# mount that fails is the test's failure WHAT, followed by why: mount's
+# own message and the kernel's last lines (after the "not ok" line, where
+# the suite's summary looks for them).
 torture_mount() {
 	local err
-	mkdir -p "$2"
-	if ! err=$(mount -t f2fs_packed -o "$3" "$1" "$2" 2>&1); then
-		echo "# mount -o $3 $1: $err"
-		dmesg | tail -25 | sed 's/^/# dmesg: /'
+	mkdir -p "$3"
+	if ! err=$(mount -t f2fs_packed -o "$4" "$2" "$3" 2>&1); then
+		fail "$1"
+		echo "# mount -o $4 $2: $err"
+		dmesg | tail -12 | sed 's/^/# dmesg: /'
 		return 1
 	fi
-	torture_urgent "$2" || { echo "# mounted, but gc_urgent could not be set"; return 1; }
+	torture_urgent "$3" ||
+		{ fail "$1"; echo "# mounted, but gc_urgent could not be set"; return 1; }
 }
 
 # The workers: each loops until the file $TDIR/stop exists, its own
@@ -211,7 +215,7 @@ torture_phase() {
 	log "torture $name: seed $seed, $secs s, mkfs.f2fs $mkfs_opts, mount $opts"
 	# shellcheck disable=SC2086 # options are words
 	mkfs_f2fs "$dev" $mkfs_opts
-	torture_mount "$dev" "$MNT" "$opts" || { fail "$name: mount $dev $opts"; return 1; }
+	torture_mount "$name: mount $dev $opts" "$dev" "$MNT" "$opts" || return 1
 
 	# Nearly full: 55% of the free space a kept set, 2 x 15% written
 	# interleaved and one half deleted.
@@ -246,8 +250,8 @@ torture_phase() {
 			shift $((RANDOM % 3))
 			torture_counters "$MNT"
 			umount "$MNT" || { fail "$name: umount for a remount"; return 1; }
-			torture_mount "$dev" "$MNT" "$opts,gc_packing=$1" ||
-				{ fail "$name: remount gc_packing=$1"; return 1; }
+			torture_mount "$name: remount gc_packing=$1" \
+				"$dev" "$MNT" "$opts,gc_packing=$1" || return 1
 			TORTURE_REMOUNTS=$((TORTURE_REMOUNTS + 1))
 			log "$name: round $TORTURE_ROUNDS: remount gc_packing=$1 (${SECONDS}s)"
 		elif [ $ev -lt 5 ]; then
@@ -257,12 +261,12 @@ torture_phase() {
 			f2fs_io shutdown "$lvl" "$MNT" > /dev/null ||
 				{ fail "$name: f2fs_io shutdown $lvl"; return 1; }
 			umount "$MNT" || { fail "$name: umount after shutdown"; return 1; }
-			torture_mount "$dev" "$MNT" "$opts" ||
-				{ fail "$name: recovery mount after shutdown $lvl"; return 1; }
+			torture_mount "$name: recovery mount after shutdown $lvl" \
+				"$dev" "$MNT" "$opts" || return 1
 			umount "$MNT" || { fail "$name: umount after recovery"; return 1; }
 			check "$name: fsck.f2fs clean after shutdown $lvl and recovery" fsck_clean "$dev"
-			torture_mount "$dev" "$MNT" "$opts" ||
-				{ fail "$name: mount after recovery"; return 1; }
+			torture_mount "$name: mount after recovery" \
+				"$dev" "$MNT" "$opts" || return 1
 			TORTURE_SHUTDOWNS=$((TORTURE_SHUTDOWNS + 1))
 			log "$name: round $TORTURE_ROUNDS: shutdown $lvl, recovered (${SECONDS}s)"
 		fi
