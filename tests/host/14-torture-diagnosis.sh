@@ -42,6 +42,6 @@ check "the kernel's last lines follow it" \
 out=$(summary urgent)
 check "a mount whose gc_urgent cannot be set is the failure named" \
 	grep -qx "not ok - s4lfs: recovery mount after shutdown 1" <<< "$out"
-check "and says gc_urgent could not be set" \
-	grep -q "^# mounted, but gc_urgent could not be set" <<< "$out"
+check "and says gc_urgent could not be set, and why" \
+	grep -q "^# mounted, but gc_urgent could not be set: .*/nonexistent/" <<< "$out"
 finish

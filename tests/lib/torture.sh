@@ -70,8 +70,11 @@ torture_mount() {
 		dmesg | tail -12 | sed 's/^/# dmesg: /'
 		return 1
 	fi
-	torture_urgent "$3" ||
-		{ fail "$1"; echo "# mounted, but gc_urgent could not be set"; return 1; }
+	if ! err=$(torture_urgent "$3" 2>&1); then
+		fail "$1"
+		echo "# mounted, but gc_urgent could not be set: $err"
+		return 1
+	fi
 }
 
 # The workers: each loops until the file $TDIR/stop exists, its own
