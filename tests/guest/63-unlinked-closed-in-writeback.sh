@@ -7,7 +7,8 @@
 # early truncate; 6.1.192's __destroy_extent_node() (a stable backport of
 # ed78aeebef05) sets FI_NO_EXTENT there without clearing the largest
 # extent, so the truncate leaves i_ext naming freed blocks, and the inode
-# stays an orphan in every checkpoint until umount. Upstream reverted
+# stays an orphan, in every checkpoint until something evicts it (umount
+# at the latest). Upstream reverted
 # that in 1f70ddb28a3c; 6.1 gets the same (patches/6.1/0006).
 #
 # Held, not raced: the device suspended, a checkpoint waits on it with
@@ -33,22 +34,32 @@ modprobe dm_mod || { fail "modprobe dm_mod"; finish; }
 dmsetup create wb --table "0 $(blockdev --getsz "$DISK1") linear $DISK1 0" ||
 	{ fail "dmsetup create wb"; finish; }
 DM=/dev/$(dmsetup info -c --noheadings -o blkdevname wb)
+BDI=$(cat "/sys/block/${DM#/dev/}/dev")	# as the writeback events name it
 
-# in_writeback INO: sync's write-back of INO started and has not ended.
+# in_writeback INO: write-back of INO on the volume started and has not
+# ended.
 in_writeback() {
 	local t=/sys/kernel/tracing/trace
-	[ "$(grep -c "writeback_single_inode_start: .* ino=$1 " $t)" -gt \
-		"$(grep -c "writeback_single_inode: .* ino=$1 " $t)" ]
+	[ "$(grep -c "writeback_single_inode_start: bdi $BDI: ino=$1 " $t)" -gt \
+		"$(grep -c "writeback_single_inode: bdi $BDI: ino=$1 " $t)" ]
 }
 
-# written_after_truncate INO: since INO's truncate ended, write-back
-# took its dirty inode (I_DIRTY_SYNC) and is done with it.
-written_after_truncate() {
-	awk -v ino="$1" '
-		/f2fs_truncate_blocks_exit:/ && index($0, "ino = " ino ",") { t = 1 }
-		t && /writeback_single_inode_start:/ && index($0, "ino=" ino " ") &&
+# checkpoint_waiting: a checkpoint (the ioctl's caller, or the
+# checkpoint_merge thread it hands over to) waits for its pages with
+# cp_rwsem held.
+checkpoint_waiting() {
+	grep -qs f2fs_wait_on_all_pages /proc/[0-9]*/stack
+}
+
+# written_after_drop INO: since f2fs_drop_inode() was done with INO
+# (after its truncate dirtied it), write-back took its dirty inode
+# (I_DIRTY_SYNC) and is done with it.
+written_after_drop() {
+	awk -v ino="$1" -v bdi="bdi $BDI: ino=$1 " '
+		/f2fs_drop_inode:/ && index($0, "ino = " ino ", ret = 0") { t = 1 }
+		t && /writeback_single_inode_start:/ && index($0, bdi) &&
 			/I_DIRTY_SYNC/ { s = 1 }
-		s && /writeback_single_inode:/ && index($0, "ino=" ino " ") { ok = 1 }
+		s && /writeback_single_inode:/ && index($0, bdi) { ok = 1 }
 		END { exit !ok }' /sys/kernel/tracing/trace
 }
 
@@ -66,6 +77,11 @@ fcntl.ioctl(fd, 0xf507)
 dump_inode() {
 	blockdev --flushbufs "$1"
 	dump.f2fs -i "$(printf 0x%x "$2")" "$1" 2>&1
+}
+
+# largest_on_disk DEV INO: INO's i_ext on DEV has a length.
+largest_on_disk() {
+	dump_inode "$1" "$2" | grep -qE '^i_ext: .* len:[1-9a-f]'
 }
 
 # orphan_on_disk DEV INO: INO is an inode on DEV's disk, unlinked: an
@@ -111,18 +127,19 @@ rm "$MNT/f"
 # by a MiB: a dirty inode for the checkpoint to write (without one it
 # has nothing to do).
 sync
+must "the file's largest extent is on disk" largest_on_disk "$DM" "$ino"
 dd if=/dev/urandom of="/proc/$holder/fd/3" bs=1M seek=4 count=1 \
 	status=none conv=notrunc
 
 echo > /sys/kernel/tracing/trace
 echo 1 > "/sys/kernel/tracing/events/${WB}_start/enable"
 echo 1 > "/sys/kernel/tracing/events/$WB/enable"
-echo 1 > /sys/kernel/tracing/events/f2fs_packed/f2fs_truncate_blocks_exit/enable
+echo 1 > /sys/kernel/tracing/events/f2fs_packed/f2fs_drop_inode/enable
 dmsetup suspend --nolockfs wb
 write_checkpoint "$MNT" &
 cp=$!
 held "a checkpoint waits on the suspended device" \
-	wait_for 60 blocked_in "$cp" 'f2fs_(write|issue)_checkpoint'
+	wait_for 60 checkpoint_waiting
 # dirty again (the checkpoint wrote it), and the flusher woken for what
 # is dirty
 touch "/proc/$holder/fd/3"
@@ -138,7 +155,7 @@ dmsetup resume wb
 must "F2FS_IOC_WRITE_CHECKPOINT" wait "$cp"
 wait "$holder" || :
 must "the flusher writes the truncated inode" \
-	wait_for 60 written_after_truncate "$ino"
+	wait_for 60 written_after_drop "$ino"
 echo 3000 > /proc/sys/vm/dirty_expire_centisecs
 echo 500 > /proc/sys/vm/dirty_writeback_centisecs
 echo 0 > /sys/kernel/tracing/events/enable
