@@ -68,7 +68,8 @@ fsstress:
 	nice -n 10 scripts/build-fsstress
 
 # Seeded GC torture in the VM: make torture DURATION=30m [KVER=...]
-# [TORTURE_SEED=N to replay a run]; opt-in, not part of make test.
+# [TORTURE_SEED=N to replay a run, TORTURE_FS=stock against the kernel's
+# own f2fs]; opt-in, not part of make test.
 DURATION ?= 10m
 torture: ## seeded GC torture in the VM (DURATION=10m, TORTURE_SEED=N replays)
 	$(MAKE) module tools

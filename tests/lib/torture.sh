@@ -23,6 +23,8 @@
 # followed by the recovery mount and fsck.f2fs. At the end the kept set
 # is verified by fio (verify_only), fsck.f2fs must be clean; the caller
 # checks dmesg and rmmod. Figures add up in TORTURE_* variables.
+# TORTURE_FS=stock runs the same against the kernel's own f2fs, to tell
+# upstream's failures from ours: no packing knobs, no gc_packing=.
 # Everything random comes from SEED (bash's RANDOM, fio's randseed,
 # fsstress -s), so a seed replays the same choices; the interleaving of
 # the concurrent workers is the scheduler's.
@@ -33,6 +35,11 @@ TORTURE_LIB_LOADED=1
 . "$REPO/tests/lib/zoned.sh"
 
 FSSTRESS=$REPO/build/fsstress
+case ${TORTURE_FS:-packed} in
+packed) FS=f2fs_packed ;;
+stock) FS=f2fs ;;
+*) fail "TORTURE_FS=$TORTURE_FS: want packed or stock"; finish ;;
+esac
 TORTURE_ROUND=${TORTURE_ROUND:-30}
 TORTURE_GC_CALLS=0 TORTURE_GC_OK=0 TORTURE_RANGE_CALLS=0 TORTURE_RANGE_OK=0
 TORTURE_RANGE_NODATA=0 TORTURE_RANGE_ERR=0
@@ -44,6 +51,7 @@ TORTURE_PACKED_SECTIONS=0 TORTURE_FSSTRESS_RUNS=0
 # from 0 at every mount) to the TORTURE_PACKED_* totals.
 torture_counters() {
 	local s
+	[ "$FS" = f2fs_packed ] || return 0
 	s=$(sysfs_dev f2fs_packed "$(findmnt -no SOURCE "$1")")
 	TORTURE_PACKED_BLOCKS=$((TORTURE_PACKED_BLOCKS + $(cat "$s/gc_pack_blocks")))
 	TORTURE_PACKED_INODES=$((TORTURE_PACKED_INODES + $(cat "$s/gc_pack_inodes")))
@@ -53,20 +61,23 @@ torture_counters() {
 # torture_urgent MNT: the GC thread in urgent mode, collecting every 50 ms.
 torture_urgent() {
 	local s
-	s=$(sysfs_dev f2fs_packed "$(findmnt -no SOURCE "$1")")
+	s=$(sysfs_dev "$FS" "$(findmnt -no SOURCE "$1")")
 	echo 50 > "$s/gc_urgent_sleep_time" && echo 1 > "$s/gc_urgent"
 }
 
-# torture_mount WHAT DEV MNT OPTS: mount, the GC thread made urgent. A
-# mount that fails is the test's failure WHAT, followed by why: mount's
-# own message and the kernel's last lines (after the "not ok" line, where
-# the suite's summary looks for them).
+# torture_mount WHAT DEV MNT OPTS: mount (on stock, OPTS without
+# gc_packing=), the GC thread made urgent. A mount that fails is the
+# test's failure WHAT, followed by why: mount's own message and the
+# kernel's last lines (after the "not ok" line, where the suite's
+# summary looks for them).
 torture_mount() {
-	local err
+	local err opts=$4
+	[ "$FS" = f2fs_packed ] ||
+		opts=$(echo "$opts" | sed 's/,*gc_packing=[a-z]*//g')
 	mkdir -p "$3"
-	if ! err=$(mount -t f2fs_packed -o "$4" "$2" "$3" 2>&1); then
+	if ! err=$(mount -t "$FS" -o "$opts" "$2" "$3" 2>&1); then
 		fail "$1"
-		echo "# mount -o $4 $2: $err"
+		echo "# mount -t $FS -o $opts $2: $err"
 		dmesg | tail -12 | sed 's/^/# dmesg: /'
 		return 1
 	fi
@@ -184,15 +195,17 @@ json_sum() {
 # torture_round SEED BLOCKS FIO_MB: one round of all the workers.
 torture_round() {
 	local seed=$1 s pids=() p
-	s=$(sysfs_dev f2fs_packed "$(findmnt -no SOURCE "$MNT")")
+	s=$(sysfs_dev "$FS" "$(findmnt -no SOURCE "$MNT")")
 	rm -f "$TDIR/stop"
 	w_gc $((seed + 1)) &
 	pids+=($!)
 	w_range $((seed + 2)) "$2" "$(cat "$s/main_blkaddr")" \
-		"/proc/fs/f2fs_packed/$(basename "$s")" &
+		"/proc/fs/$FS/$(basename "$s")" &
 	pids+=($!)
-	w_knobs $((seed + 3)) "$s" &
-	pids+=($!)
+	if [ "$FS" = f2fs_packed ]; then
+		w_knobs $((seed + 3)) "$s" &
+		pids+=($!)
+	fi
 	w_fio $((seed + 4)) "$3" &
 	pids+=($!)
 	if [ -x "$FSSTRESS" ]; then
@@ -319,7 +332,11 @@ torture_all() {
 	# segments past the zones' write pointers and says so.
 	# shellcheck disable=SC2034 # read by dmesg_clean
 	DMESG_EXPECTED='Unaligned curseg\[[0-9]+\] with write pointer'
-	load_packed
+	if [ "$FS" = f2fs_packed ]; then
+		load_packed
+	else
+		load_stock
+	fi
 	need_gc_tool
 	[ -x "$FSSTRESS" ] ||
 		log "NOTE: $FSSTRESS not built (make fsstress): fio writers only, no fsstress"
@@ -331,9 +348,14 @@ torture_all() {
 	remove_zoned_nullb ztort
 	torture_report
 	# A run that packed nothing tortured nothing.
-	check "packed GC was driven: $TORTURE_GC_OK successful GC calls, $TORTURE_PACKED_BLOCKS blocks packed" \
-		test "$TORTURE_GC_OK" -gt 0 -a "$TORTURE_PACKED_BLOCKS" -gt 0
-	check "rmmod f2fs_packed" rmmod f2fs_packed
+	if [ "$FS" = f2fs_packed ]; then
+		check "packed GC was driven: $TORTURE_GC_OK successful GC calls, $TORTURE_PACKED_BLOCKS blocks packed" \
+			test "$TORTURE_GC_OK" -gt 0 -a "$TORTURE_PACKED_BLOCKS" -gt 0
+	else
+		check "stock GC was driven: $TORTURE_GC_OK successful GC calls" \
+			test "$TORTURE_GC_OK" -gt 0
+	fi
+	check "rmmod $FS" rmmod "$FS"
 	check "no slab of ours left behind" \
 		sh -c '! dmesg | grep -E "Objects remaining|still has objects"'
 	finish
