@@ -8,8 +8,8 @@
 # ed78aeebef05) sets FI_NO_EXTENT there without clearing the largest
 # extent, so the truncate leaves i_ext naming freed blocks, and the inode
 # stays an orphan, in every checkpoint until something evicts it (umount
-# at the latest). Upstream reverted
-# that in 1f70ddb28a3c; 6.1 gets the same (patches/6.1/0006).
+# at the latest). Upstream reverted that in 1f70ddb28a3c; 6.1 gets the
+# same (patches/6.1/0006).
 #
 # Held, not raced: the device suspended, a checkpoint waits on it with
 # cp_rwsem held and the file's inode page under write-back; the flusher,
@@ -20,8 +20,8 @@
 # the truncated inode: an orphan no checkpoint touches again. sync's node
 # write-back or its checkpoint would instead have evicted it (they take
 # a reference to a dirty inode), so that write is waited for, and the
-# result read back before the shutdown: the inode on disk, unlinked, in
-# a checkpoint that holds orphans.
+# result read back before the shutdown: the inode still on disk,
+# unlinked.
 # vm: -d 1 -s 512M
 set -eu
 . "$REPO/tests/lib/pack.sh"
