@@ -197,7 +197,7 @@ int f2fs_gc_pack_batch(struct f2fs_sb_info *sbi, unsigned int segno,
 			gc_batch_count(sbi, segno, ret, more_segs, more_secs);
 			break;
 		}
-		/* segments freed outside the pack pass (a checkpoint error) */
+		/* segments found free, or freed outside the pass (cp error) */
 		*more_segs += ret;
 	}
 
