@@ -261,6 +261,8 @@ fi
 fake=$tmp/tree
 mkdir -p "$fake/build" "$tmp/bin"
 cp -a scripts META "$fake/"
+mkdir -p "$fake/tests/lib"
+cp tests/lib/errors.sh "$fake/tests/lib/"
 echo tcg > "$fake/build/accel-$kver"
 : > "$fake/build/initramfs-$kver.cpio.gz"
 touch -d '+1 hour' "$fake/build/initramfs-$kver.cpio.gz"

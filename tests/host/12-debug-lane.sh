@@ -54,6 +54,8 @@ check "scripts/kbuild builds against the debug tree on the host" \
 fake=$tmp/tree
 mkdir -p "$fake/build"
 cp -a scripts META "$fake/"
+mkdir -p "$fake/tests/lib"
+cp tests/lib/errors.sh "$fake/tests/lib/"
 echo tcg > "$fake/build/accel-$k"
 : > "$fake/build/initramfs-$k.cpio.gz"
 touch -d '+1 hour' "$fake/build/initramfs-$k.cpio.gz"
