@@ -477,50 +477,185 @@ kbuild_objects_check() {
 	return 1
 }
 
-# ---- host load -------------------------------------------------------
-# What a starved emulator looks like: scripts/vm's status for a guest
-# whose failure came with lockup reports that scripts/kernel-log calls
-# starved (tests/run runs such a test once more).
+# ---- host load, hangs and the verdicts --------------------------------
+# A guest starved of host CPU: scripts/vm's status for a guest whose
+# failure came with lockup reports naming no f2fs while its heartbeat
+# stalled (heartbeat_share below); tests/run runs such a test once more.
 VM_STARVED=120
+# A test that cannot run where it was started (tap.sh, skip_test).
+TEST_SKIPPED=77
 
-# Only the kernel's own lines (timestamped) count, not the tests' output.
-# The debug kernel's reports (scripts/debug-kernel) are among them: lockdep
-# ("WARNING: possible circular locking dependency detected", "WARNING:
-# suspicious RCU usage", "WARNING: inconsistent lock state", "INFO: trying
-# to register non-static key"), "BUG: sleeping function called from
-# invalid context", "BUG: KASAN: ...", and DEBUG_LIST's and debugobjects'
-# reports, which WARN.
-KERNEL_ERROR='^\[ *[0-9]+\.[0-9]+\] .*(Kernel panic|BUG:|Oops|WARNING:|INFO: trying to register non-static key|soft lockup|blocked for more than|detected (expedited )?stall)'
+# Only the kernel's own lines (timestamped) count, not the tests' output:
+# the kernel's reports and f2fs's error lines, the one list of
+# tests/lib/errors.sh (not in the DKMS tree, which runs no tests).
+if [ -f "$(dirname "${BASH_SOURCE[0]}")/../tests/lib/errors.sh" ]; then
+	# shellcheck source=tests/lib/errors.sh
+	. "$(dirname "${BASH_SOURCE[0]}")/../tests/lib/errors.sh"
+fi
+KERNEL_ERROR='^\[ *[0-9]+\.[0-9]+\] .*('"${KERNEL_BUG_LINES:-}|${F2FS_ERROR_LINES:-}"')'
 
-# console_verdict LOG RC: scripts/vm's exit status for a guest whose run
-# ended with RC (the guest script's status, or 124 for a timeout) and left
-# the console log LOG; what it found on stderr. A kernel error that is not
-# a starved lockup report (scripts/kernel-log) is 125 whatever RC; a
-# failure or timeout with starved reports is VM_STARVED; else RC.
+# The guest's heartbeat (issue 40). scripts/guest-init appends a line,
+# "BEATS UPTIME", to OUTDIR/heartbeat twice a second, from a task that
+# touches nothing but /proc/uptime and the shared output directory; the
+# host reads its last line every second while the guest runs and keeps
+# "EPOCH BEATS UPTIME LOAD1" in OUTDIR/heartbeat.host (run_with_deadline),
+# outside the console that scripts/kernel-log reads. A guest starved of
+# host CPU beats no more while the host's clock runs on (its own clock
+# jumps after); a guest whose task hangs beats on.
+#
+# heartbeat_share SAMPLES T N: of the N host seconds up to the sample in
+# which the guest's uptime first reached T (a report's timestamp; "run":
+# every second sampled, for a timeout), how many the heartbeat advanced
+# in: "ADVANCED SECONDS LOADMAX" (an interval of the host's sampling
+# counts as advanced for as many seconds as it saw beats, up to its
+# length: a guest beating at half its pace still counts as running).
+# Sampled seconds before the first beat count as not advanced (the host
+# watched, no beat came); seconds not sampled do not count, and no
+# samples at all (scripts/vm -I, a log recorded elsewhere) give "0 0 0".
+heartbeat_share() {
+	[ -s "$1" ] || { echo "0 0 0"; return 0; }
+	awk -v t="$2" -v n="$3" '
+	{ e[NR] = $1; c[NR] = $2; u[NR] = $3; l[NR] = $4 }
+	END {
+		end = NR
+		if (t != "run")
+			for (i = 1; i <= NR; i++)
+				if (c[i] > 0 && u[i] + 0 >= t + 0) { end = i; break }
+		hs = t == "run" ? e[1] : e[end] - n
+		adv = 0; cov = 0; lmax = 0
+		for (i = 2; i <= end; i++) {
+			if (e[i] <= hs) continue
+			from = e[i - 1] > hs ? e[i - 1] : hs
+			dt = e[i] - from
+			d = c[i] - c[i - 1]
+			if (d < 0) d = c[i]	# a new boot (scripts/vm -r)
+			if (e[i - 1] < hs)
+				d = d * dt / (e[i] - e[i - 1])
+			adv += d < dt ? d : dt
+			cov += dt
+			if (l[i] + 0 > lmax) lmax = l[i] + 0
+		}
+		printf "%d %d %s\n", adv, cov, lmax
+	}' "$1"
+}
+
+# heartbeat_ran ADVANCED SECONDS: the guest ran freely, as far as the
+# heartbeat tells: it advanced in at least 90% of the seconds, or there is
+# no heartbeat at all (no evidence of starvation).
+heartbeat_ran() {
+	[ "$2" -eq 0 ] || [ $((10 * $1)) -ge $((9 * $2)) ]
+}
+
+# report_window LINE: the seconds a lockup report says it waited ("blocked
+# for more than 120 seconds", "stuck for 26s"); 60 (the RCU stall and
+# workqueue thresholds scripts/vm sets) when it says none.
+report_window() {
+	local n
+	n=$(echo "$1" | sed -n -e 's/.*blocked for more than \([0-9]*\) seconds.*/\1/p' \
+		-e 's/.*stuck for \([0-9]*\)s.*/\1/p' | head -1)
+	echo "${n:-60}"
+}
+
+# report_stacks FILE LINE: the report whose first line is LINE in FILE (the
+# console, or the guest's whole kernel log, kmsg.log, where the hung
+# tasks' stacks are: the console runs at loglevel=5 and gets none), and
+# the blocked tasks sysrq w listed after it.
+report_stacks() {
+	awk -v head="$2" '
+	{ line = $0; sub(/\r$/, "", line)
+	  body = line; sub(/^\[ *[0-9]+\.[0-9]+\] /, "", body) }
+	line == head { on = 1; print line; next }
+	!on || line !~ /^\[/ { next }
+	body ~ /sysrq: Show Blocked State/ { blocked = 1; print line; next }
+	body ~ /INFO: task .* blocked for more than/ && !blocked { on = 0; next }
+	body ~ /^[ \t]/ || body ~ /^(task:|Call Trace|Workqueue:|Modules linked in|CPU: |Hardware name|RIP: |RSP: |R[A-Z0-9]+: |Code: |"echo 0|<\/?TASK>)/ { print line; next }
+	{ on = 0 }
+	' "$1"
+}
+
+# console_verdict LOG RC [OUTDIR]: scripts/vm's exit status for a guest
+# whose run ended with RC (the guest script's status, or 124 for a
+# timeout) and left the console log LOG, its heartbeat samples and whole
+# kernel log in OUTDIR (default LOG's directory); what it found on
+# stderr. A kernel error that is not a lockup report naming no f2fs
+# (scripts/kernel-log) is 125 whatever RC. So is such a report while the
+# heartbeat advanced in at least 90% of the seconds it covers, or with no
+# heartbeat at all: a hang, printed with the stacks. A failure or timeout
+# with reports the heartbeat shows starved is VM_STARVED; a timeout with
+# none is VM_STARVED only when the heartbeat stalled for more than a tenth
+# of the run; else RC.
 console_verdict() {
-	local log=$1 rc=$2 top starved
+	local log=$1 rc=$2 out=${3:-$(dirname "$1")} top reports line t n share
+	local stuck=0 starved=0 expected errors
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-	starved=$("$top/scripts/kernel-log" reports < "$log" | sed -n 's/^starved: //p')
-	if "$top/scripts/kernel-log" filter < "$log" | grep -qE "$KERNEL_ERROR"; then
+	# What the test expects (its "# dmesg-expected:" lines; scripts/vm
+	# copies the script there) is no error.
+	[ -n "${F2FS_ERROR_LINES:-}" ] ||
+		die "no tests/lib/errors.sh beside scripts/: the error list the console check reads"
+	expected=$(expected_lines "$out/.guest-script")
+	errors=$("$top/scripts/kernel-log" filter < "$log" | grep -E "$KERNEL_ERROR" |
+		grep -vE "${expected:-^$}" | head -5)
+	if [ -n "$errors" ]; then
 		echo "kernel error in guest (console log: $log):" >&2
-		"$top/scripts/kernel-log" filter < "$log" | grep -E "$KERNEL_ERROR" | head -5 >&2
+		echo "$errors" >&2
 		echo 125
 		return
 	fi
-	if [ -n "$starved" ]; then
-		echo "guest starved of host CPU (lockup reports outside f2fs code, console log: $log):" >&2
-		echo "$starved" | head -3 >&2
-		if [ "$rc" -ne 0 ]; then
-			echo "$VM_STARVED"
-			return
+	reports=$("$top/scripts/kernel-log" reports < "$log" | sed -n 's/^starved: //p')
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		t=$(echo "$line" | sed -n 's/^\[ *\([0-9]*\.[0-9]*\)\].*/\1/p')
+		n=$(report_window "$line")
+		share=$(heartbeat_share "$out/heartbeat.host" "$t" "$n")
+		# shellcheck disable=SC2086 # three numbers
+		set -- $share
+		if heartbeat_ran "$1" "$2"; then
+			stuck=1
+			if [ "$2" -eq 0 ]; then
+				echo "hang: $line (no heartbeat: no evidence that the host starved the guest)" >&2
+			else
+				echo "hang: $line, while the guest's heartbeat advanced in $1 of those $2 s (host load up to $3)" >&2
+			fi
+			if [ -s "$out/kmsg.log" ] && grep -qxF "$line" "$out/kmsg.log"; then
+				report_stacks "$out/kmsg.log" "$line"
+			else
+				report_stacks "$log" "$line"
+			fi > "$out/hung-stacks.log"
+			head -60 "$out/hung-stacks.log" | sed 's/^/    /' >&2
+		else
+			starved=1
+			echo "guest starved of host CPU: $line, the heartbeat advanced in only $1 of those $2 s (host load up to $3)" >&2
 		fi
+	done <<EOF
+$reports
+EOF
+	if [ $stuck = 1 ]; then
+		echo 125
+		return
+	fi
+	if [ "$rc" -eq 124 ] && [ $starved = 0 ]; then
+		# shellcheck disable=SC2046 # three numbers
+		set -- $(heartbeat_share "$out/heartbeat.host" run 0)
+		if [ "$2" -eq 0 ]; then
+			echo "timed out with no heartbeat (scripts/vm -I, or none recorded): a hang" >&2
+		elif heartbeat_ran "$1" "$2"; then
+			echo "timed out while the guest's heartbeat advanced in $1 of $2 s (host load up to $3): a hang" >&2
+		else
+			starved=1
+			echo "guest starved of host CPU: timed out, the heartbeat advanced in only $1 of $2 s (host load up to $3)" >&2
+		fi
+	fi
+	if [ $starved = 1 ] && [ "$rc" -ne 0 ] && [ "$rc" -ne "$TEST_SKIPPED" ]; then
+		echo "$VM_STARVED"
+		return
 	fi
 	echo "$rc"
 }
 
-# retry_starved LOG CMD...: CMD, run once more if it says VM_STARVED (a
-# starved boot seldom repeats, and the test then really runs), LOG of the
-# first run kept as LOG.starved; CMD's last status.
+# retry_starved LOG CMD...: CMD, run once more if it says VM_STARVED (the
+# heartbeat showed the host left the guest no CPU; a starved run seldom
+# repeats), LOG of the first run kept as LOG.starved (tests/run then says
+# "retried"); CMD's last status.
 retry_starved() {
 	local log=$1 rc=0
 	shift
@@ -532,6 +667,70 @@ retry_starved() {
 		"$@" || rc=$?
 	fi
 	return $rc
+}
+
+# verdict_class RC LOG: how tests/run counts a test that ended with RC and
+# left LOG: "pass", "skip" (status TEST_SKIPPED) or "fail" (anything else:
+# VM_STARVED after the retry too), with "-retried" when its first run was
+# starved (retry_starved left LOG.starved).
+verdict_class() {
+	local c
+	case $1 in
+	0) c=pass ;;
+	"$TEST_SKIPPED") c=skip ;;
+	*) c=fail ;;
+	esac
+	[ ! -e "$2.starved" ] || c=$c-retried
+	echo "$c"
+}
+
+# verdict_line NAME RC SECS LOG: tests/run's result line(s) for a test:
+# "PASS NAME (SECSs)", "PASS NAME (SECSs; retried: first run starved:
+# ...)", "SKIP NAME (SECSs: why)" (the test's "# SKIP why" line), or
+# "FAIL ..." with what its console and scripts/vm said (vm.err beside LOG).
+verdict_line() {
+	local name=$1 rc=$2 secs=$3 log=$4 err first why
+	err=${log%/*}/vm.err
+	if [ -e "$log.starved" ]; then
+		first=$(grep -m1 '^guest starved of host CPU: ' "$err" 2>/dev/null |
+			sed 's/^guest starved of host CPU: //')
+		first="retried: first run starved: ${first:-(vm.err says no more)}"
+	fi
+	case $rc in
+	0)
+		echo "PASS $name (${secs}s${first:+; $first})"
+		return ;;
+	"$TEST_SKIPPED")
+		why=$(sed -n 's/^# SKIP //p' "$log" 2>/dev/null | head -1)
+		echo "SKIP $name (${secs}s: ${why:-the test gave no reason})"
+		return ;;
+	"$VM_STARVED")
+		echo "FAIL $name (${secs}s, starved twice, the heartbeat stalled in both runs: not run to the end; log: $log)" ;;
+	*)
+		echo "FAIL $name (${secs}s, status $rc${first:+, $first}, log: $log)" ;;
+	esac
+	fail_lines "$log" | sed 's/^/    /'
+	[ ! -s "$err" ] || sed 's/^/    /' "$err"
+}
+
+# closing_line DONE QUEUED: tests/run's last lines, from DONE ("CLASS NAME"
+# a line, verdict_class's classes) and QUEUED (every name queued, one a
+# line): the failed by name, the queued that gave no verdict, and "N
+# passed, N failed, N skipped, N retried". Fails on any failure or
+# missing verdict; a skip or a retried pass does not fail the run.
+closing_line() {
+	local done=$1 queued=$2 passed failed skipped retried missing names
+	passed=$(grep -cE '^pass(-retried)? ' "$done" 2>/dev/null || :)
+	failed=$(grep -cE '^fail(-retried)? ' "$done" 2>/dev/null || :)
+	skipped=$(grep -cE '^skip(-retried)? ' "$done" 2>/dev/null || :)
+	retried=$(grep -cE '^[a-z]+-retried ' "$done" 2>/dev/null || :)
+	names=$(grep -E '^fail(-retried)? ' "$done" 2>/dev/null | cut -d' ' -f2 | tr '\n' ' ')
+	[ -z "$names" ] || echo "failed: ${names% }"
+	missing=$(cut -d' ' -f2 "$done" 2>/dev/null | LC_ALL=C sort |
+		LC_ALL=C comm -13 - <(LC_ALL=C sort "$queued") | tr '\n' ' ')
+	[ -z "$missing" ] || echo "no verdict (queued, never reported): ${missing% }"
+	echo "${passed:-0} passed, ${failed:-0} failed, ${skipped:-0} skipped, ${retried:-0} retried"
+	[ "${failed:-0}" -eq 0 ] && [ -z "$missing" ]
 }
 
 # fail_lines LOG: what a failed test's console says of it, for tests/run's
@@ -561,15 +760,24 @@ load_factor() {
 # ran; the deadline is looked at every second, so load that comes on
 # halfway through stretches it too. 30 s before the deadline WARNFILE
 # is created (scripts/vm: the guest dumps its stacks when it sees it).
-# The deadline reached, in seconds, is left in RUN_DEADLINE.
+# The deadline reached, in seconds, is left in RUN_DEADLINE. With
+# HEARTBEAT set (scripts/vm: the file the guest's heartbeat appends to),
+# every second's look also appends "EPOCH BEATS UPTIME LOAD1" (the
+# heartbeat's last line, "0 0" before it has one, and the host's 1-minute
+# load) to HEARTBEAT.host, the samples console_verdict reads.
 run_with_deadline() {
-	local base=$1 warn=$2 pid start f max=1 now rc=0
+	local base=$1 warn=$2 pid start f max=1 now rc=0 beat
 	shift 2
 	"$@" &
 	pid=$!
 	start=$(date +%s)
 	RUN_DEADLINE=$base
 	while kill -0 "$pid" 2>/dev/null; do
+		if [ -n "${HEARTBEAT:-}" ]; then
+			beat=$(tail -n 1 "$HEARTBEAT" 2>/dev/null | awk 'NF == 2 { print $1, $2 }')
+			echo "$(date +%s) ${beat:-0 0} $(cut -d' ' -f1 "${LOADAVG_FILE:-/proc/loadavg}")" \
+				>> "$HEARTBEAT.host"
+		fi
 		f=$(load_factor)
 		max=$(awk -v a="$max" -v b="$f" 'BEGIN { print (b > a ? b : a) }')
 		RUN_DEADLINE=$(awk -v b="$base" -v f="$max" 'BEGIN { printf "%d\n", b * f }')

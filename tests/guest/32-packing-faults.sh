@@ -12,6 +12,7 @@
 #    the loop goes on after the thaw, data intact.
 #  - a shutdown (checkpoint error) in the middle of GC: no record left
 #    (gc_pack_queued 0, rmmod's slab check clean), synced data intact.
+# dmesg-expected: Stopped filesystem due to reason
 # vm: -d 3 -s 512M
 set -eu
 . "$REPO/tests/lib/pack.sh"

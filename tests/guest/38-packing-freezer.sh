@@ -22,8 +22,7 @@ set -eu
 . "$REPO/tests/lib/pack.sh"
 
 if [ "${KVER%%.*}" -lt 7 ]; then
-	echo "ok - do_garbage_collect() has no freezing exit before 7.x # SKIP"
-	finish
+	skip_test "do_garbage_collect() has no freezing exit before 7.x"
 fi
 
 load_packed

@@ -22,6 +22,7 @@
 # clean (kmem_cache_destroy() warns of a record still allocated), after
 # a recovery mount the synced data intact (sha256; a's held block either
 # version), fsck clean; dmesg clean (finish).
+# dmesg-expected: Stopped filesystem due to reason
 # vm: -d 1 -s 512M
 set -eu
 . "$REPO/tests/lib/batch.sh"

@@ -9,6 +9,7 @@
 # file whose fsync had returned (a mark in the log says which) and the
 # layout GC was moving, and be fsck-clean after the mount. The replayed
 # disk must end up equal to the logged one.
+# dmesg-expected: Unaligned curseg\[[0-9]+\] with write pointer
 # vm: -d 3 -s 256M -t 1200
 set -eu
 . "$REPO/tests/lib/powercut.sh"
@@ -57,7 +58,7 @@ check "data intact before the cut points are replayed" \
 	sha_verify /mnt/pc $W/base.sha
 umount_fsck "$DEV" /mnt/pc
 must "dm-log-writes removed" dmsetup remove pc-log
-dmesg -C
+dmesg_check_clear "the replays"
 
 # The check at each durable point from GC's start on. What must have
 # survived there: the base layout, and each file whose fsync mark is

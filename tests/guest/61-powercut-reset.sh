@@ -13,6 +13,7 @@
 # must be clean after the recovery mount, dmesg must hold no error. What
 # must survive is recorded in the shared output directory, which the host
 # writes through: it outlives the resets.
+# dmesg-expected: Unaligned curseg\[[0-9]+\] with write pointer
 # vm: -r -R -d 2 -s 384M,48M -z 384M:8M -m 1G -t 1500
 # queue: first
 set -eu

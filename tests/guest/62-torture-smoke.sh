@@ -7,6 +7,8 @@
 # urgent GC thread, knob flips, remounts and shutdowns at once; fio
 # verify, fsck.f2fs, dmesg and rmmod clean at the end. The figures line
 # shows packed GC was driven.
+# dmesg-expected: Stopped filesystem due to reason
+# dmesg-expected: Unaligned curseg\[[0-9]+\] with write pointer
 # vm: -d 2 -s 256M -t 900
 set -eu
 # Before the library, which defaults it to 30.

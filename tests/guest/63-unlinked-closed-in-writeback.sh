@@ -22,6 +22,7 @@
 # a reference to a dirty inode), so that write is waited for, and the
 # result read back before the shutdown: the inode still on disk,
 # unlinked.
+# dmesg-expected: Stopped filesystem due to reason
 # vm: -d 1 -s 512M
 set -eu
 . "$REPO/tests/lib/pack.sh"

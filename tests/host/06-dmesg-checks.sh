@@ -37,6 +37,50 @@ done <<'LINES'
 [   12.345678] WARNING: CPU: 1 PID: 77 at fs/f2fs/gc.c:1234 do_garbage_collect+0x1/0x2
 LINES
 
+# Issue 40, item 4: one list, in every check, the console's too; these two
+# f2fs lines say damage and were in none before.
+. scripts/lib.sh
+while IFS= read -r line; do
+	check "DMESG_BAD catches: ${line#*] }" catches "$dmesg_bad" "$line"
+	check "ZONED_DMESG_BAD catches: ${line#*] }" catches "$zoned_bad" "$line"
+	check "the console check (KERNEL_ERROR) catches: ${line#*] }" catches "$KERNEL_ERROR" "$line"
+done <<'LINES'
+[    5.123456] F2FS_PACKED-fs (vda): Stopped filesystem due to reason: 3
+[    5.123456] F2FS-fs (vdb): Cannot recover all fsync data errno=-28
+[   12.345678] F2FS_PACKED-fs (vda): Inconsistent segment (70) type [0, 1] in SIT and SSA
+LINES
+shares() { case $1 in *"$F2FS_ERROR_LINES"*) return 0 ;; esac; return 1; }
+check "DMESG_BAD holds the one list of f2fs error lines" shares "$dmesg_bad"
+check "ZONED_DMESG_BAD holds it" shares "$zoned_bad"
+check "the console's KERNEL_ERROR holds it" shares "$KERNEL_ERROR"
+# "Stopped filesystem" passes only where the test says it shuts down on
+# purpose ("# dmesg-expected:" lines, read by the guest and the host).
+ctmp=$(mktemp -d)
+printf '%s\n' '[    5.1] F2FS_PACKED-fs (vda): Stopped filesystem due to reason: 3' \
+	'F2FS_PACKED_EXIT=0' > "$ctmp/console.log"
+printf '%s\n' '# SPDX-License-Identifier: GPL-2.0' 'true' > "$ctmp/plain.sh"
+printf '%s\n' '# SPDX-License-Identifier: GPL-2.0' \
+	'# dmesg-expected: Stopped filesystem due to reason' 'true' > "$ctmp/shutdown.sh"
+console_says() {
+	cp "$ctmp/$1.sh" "$ctmp/.guest-script"
+	[ "$(console_verdict "$ctmp/console.log" 0 "$ctmp" 2>/dev/null)" = "$2" ]
+}
+check "console: a stop in a test that does not shut down: 125" console_says plain 125
+check "console: a stop in a test that expects it: 0" console_says shutdown 0
+guest_says() {
+	REPO=$top KVER=none bash -c 'log=$1
+		. tests/lib/guest.sh
+		dmesg() { cat "$log"; }
+		dmesg_clean' "$ctmp/$1.sh" "$ctmp/console.log" > /dev/null
+}
+check "guest dmesg_clean: a stop in a test that does not shut down: not clean" not guest_says plain
+check "guest dmesg_clean: a stop in a test that expects it: clean" guest_says shutdown
+# Every `dmesg -C` of a guest test checks what it clears
+# (dmesg_check_clear, tests/lib/guest.sh).
+no_bare_clear() { ! grep -nE '(^|[;&|[:space:]])dmesg -C' tests/guest/*.sh tests/lib/*.sh tests/steps/*.sh | grep -v 'tests/lib/guest.sh'; }
+check "no guest test clears dmesg unchecked" no_bare_clear
+rm -rf "$ctmp"
+
 while IFS= read -r line; do
 	check "ZONED_DMESG_BAD catches: ${line#*] }" catches "$zoned_bad" "$line"
 done <<'LINES'
@@ -55,7 +99,6 @@ done <<'LINES'
 [    5.123456] F2FS_PACKED-fs (zpack): Checking entire write pointers
 [    5.123456] F2FS_PACKED-fs (zpack): zoned devices need bggc
 [    5.123456] F2FS_PACKED-fs (vda) : inject kmalloc in f2fs_kmalloc of f2fs_gc_pack_queue+0x5c/0x120
-[    5.123456] F2FS_PACKED-fs (vda): Stopped filesystem due to reason: 3
 [    5.123456] F2FS_PACKED-fs (vdb): Magic Mismatch, valid(0xf2f52010) - read(0x4a08a9c2)
 [    5.123456] f2fs_packed: loading out-of-tree module taints kernel.
 LINES

@@ -129,7 +129,69 @@ check "an empty line before the dump a warning still awaits: latency" \
 	is_reports latency-empty-between "latency "
 
 # ---- scripts/vm's verdict ---------------------------------------------
-verdict() { [ "$(console_verdict "$(log_file "$1")" "$2" 2>/dev/null)" = "$3" ]; }
+# The guest's heartbeat as scripts/vm samples it (heartbeat.host, a line a
+# second: host epoch, beats, the guest's uptime at the last beat, the
+# host's load): beats KIND LAST, for guest seconds 0..LAST, KIND
+# "running" (two beats a second) or "stalled:A-B" (no beat from guest
+# second A to B: the emulator got no CPU, the guest clock jumped after).
+beats() {
+	awk -v kind="$1" -v last="$2" 'BEGIN {
+		a = -1; b = -1
+		if (kind ~ /^stalled:/) { split(substr(kind, 9), r, "-"); a = r[1]; b = r[2] }
+		for (i = 0; i <= last; i++) {
+			s = (i >= a && i < b); j = s ? a - 1 : i
+			printf "%d %d %.1f %.2f\n", 1000 + i, 2 * j, j + 0.5, s ? 6.5 : 0.4
+		}
+	}'
+}
+# case_dir LOG HEARTBEAT [KMSG]: an output directory as scripts/vm leaves
+# it: LOG as console.log, the heartbeat samples ("none": not any, as under
+# -I) and the guest's whole kernel log (dmesg -w).
+case_dir() {
+	local d
+	d=$(mktemp -d "$tmp/case.XXXXXX")
+	cp "$(log_file "$1")" "$d/console.log"
+	[ "$2" = none ] || beats "$2" "${4:-400}" > "$d/heartbeat.host"
+	[ -z "${3:-}" ] || cp "$3" "$d/kmsg.log"
+	echo "$d"
+}
+# verdict LOG RC WANT [HEARTBEAT [KMSG]]: scripts/vm's status for LOG
+# with the guest's status RC; the heartbeat "stalled:0-400" unless given.
+verdict() {
+	local d
+	d=$(case_dir "$1" "${4:-stalled:0-400}" "${5:-}")
+	console_verdict "$d/console.log" "$2" "$d" > "$d/status" 2> "$d/err" || :
+	cp "$d/err" "$tmp/verdict.err"
+	[ "$(cat "$d/status")" = "$3" ]
+}
+# Issue 40: a hang is a failure. A lockup or hung-task report that names no
+# f2fs is starvation only when the heartbeat stalled over the report's
+# window; while it ran (>= 90% of those seconds) the guest was stuck.
+check "generic-stack hang (sync, writeback) while the heartbeat ran, test failed: 125" \
+	verdict hung-generic 1 125 running
+check "... the same, guest timed out: 125" verdict hung-generic 124 125 running
+check "... the same, test passed: 125 all the same" verdict hung-generic 0 125 running
+stacks_shown() {
+	verdict hung-generic 1 125 running "$data/kmsg-hung-generic.log" &&
+		grep -q "wb_wait_for_completion" "$tmp/verdict.err" &&
+		grep -q "f2fs_gc_pack_run" "$tmp/verdict.err"
+}
+check "... and the hung tasks' stacks printed from the guest's kernel log" stacks_shown
+check "generic-stack hang, heartbeat stalled over its 10 s, test failed: $VM_STARVED" \
+	verdict hung-generic 1 "$VM_STARVED" stalled:300-312
+check "generic-stack hang, heartbeat stalled only before its window: 125" \
+	verdict hung-generic 1 125 stalled:200-290
+check "generic-stack hang, no heartbeat (no evidence of starvation): 125" \
+	verdict hung-generic 1 125 none
+check "a task spinning on a lock we hold, generic stack, heartbeat ran: 125" \
+	verdict spin-on-held-lock 1 125 running
+check "the same spin, heartbeat stalled over its 30 s: $VM_STARVED" \
+	verdict spin-on-held-lock 1 "$VM_STARVED" stalled:205-240
+echo "F2FS_PACKED: nothing of the kernel's" > "$tmp/quiet-console.log"
+check "a timeout while the heartbeat ran: 124" verdict "$tmp/quiet-console.log" 124 124 running
+check "a timeout while the heartbeat stalled for a quarter of the run: $VM_STARVED" \
+	verdict "$tmp/quiet-console.log" 124 "$VM_STARVED" stalled:100-200
+check "a timeout with no heartbeat (scripts/vm -I): 124" verdict "$tmp/quiet-console.log" 124 124 none
 check "starved boot, test passed: status 0" verdict starved-boot 0 0
 check "starved boot, test failed: status $VM_STARVED (starved)" verdict starved-boot 1 "$VM_STARVED"
 check "starved boot, guest timed out: status $VM_STARVED" verdict starved-boot 124 "$VM_STARVED"
@@ -199,6 +261,8 @@ fi
 fake=$tmp/tree
 mkdir -p "$fake/build" "$tmp/bin"
 cp -a scripts META "$fake/"
+mkdir -p "$fake/tests/lib"
+cp tests/lib/errors.sh "$fake/tests/lib/"
 echo tcg > "$fake/build/accel-$kver"
 : > "$fake/build/initramfs-$kver.cpio.gz"
 touch -d '+1 hour' "$fake/build/initramfs-$kver.cpio.gz"
@@ -218,6 +282,11 @@ while [ $# -gt 0 ]; do
 	shift
 done
 echo "$append" > "$FAKE_APPEND"
+# FAKE_BEATS: that many seconds of a running guest's heartbeat first.
+for ((i = 1; i <= ${FAKE_BEATS:-0}; i++)); do
+	echo "$((2 * i)) $i.00" >> "$out/heartbeat"
+	sleep 1
+done
 sleep "${FAKE_SLEEP:-0}"
 cp "$FAKE_CONSOLE" "$serial"
 echo "$FAKE_STATUS" > "$out/.exit-status"
@@ -235,18 +304,26 @@ fake_vm() {
 	echo $rc
 }
 vm_says() { [ "$(fake_vm "$data/console-$1.log" "$2")" = "$3" ]; }
-check "scripts/vm: starved boot, script failed: $VM_STARVED" vm_says starved-boot 1 "$VM_STARVED"
-check "scripts/vm: starved boot, script passed: 0" vm_says starved-boot 0 0
-check "scripts/vm: ... and the starvation noted on stderr" grep -q 'guest starved' "$tmp/vm.err"
+echo "F2FS_PACKED_EXIT=0" > "$tmp/quiet.log"
+# Played at once, the boot's reports come with no heartbeat sampled: no
+# evidence of starvation, a hang.
+check "scripts/vm: starved-looking boot, no heartbeat sampled, script failed: 125" \
+	vm_says starved-boot 1 125
+check "scripts/vm: ... and the hang said on stderr" grep -q '^hang: .*no heartbeat' "$tmp/vm.err"
+sampled() {
+	[ "$(FAKE_BEATS=4 fake_vm "$tmp/quiet.log" 0)" = 0 ] &&
+		awk 'NF != 4 { exit 1 } $2 > 0 { beat = 1 } END { exit !(NR >= 3 && beat) }' \
+			"$tmp/out/heartbeat.host"
+}
+check "scripts/vm: the host samples the guest's heartbeat every second, with its load" sampled
 check "scripts/vm: our lockup: 125" vm_says real-lockup 0 125
 check "scripts/vm: our hung task: 125" vm_says real-hung 1 125
 check "scripts/vm: TCG cmdline raises the watchdogs" \
 	grep -qE 'watchdog_thresh=30 .*rcupdate.rcu_cpu_stall_timeout=60 .*F2FS_PACKED_HUNG_TASK=120' "$tmp/append"
 
 # ---- the timeout, stretched by load -----------------------------------
-echo "F2FS_PACKED_EXIT=0" > "$tmp/quiet.log"
-slow_vm() { FAKE_SLEEP=$1 VM_TIMEOUT_SCALE=$2 fake_vm "$tmp/quiet.log" 0 -t "$3"; }
-check "6 s guest, -t 3, idle host: timed out (124)" sh -c "[ \"\$1\" = 124 ]" sh "$(slow_vm 6 1 3)"
+slow_vm() { FAKE_BEATS=$1 VM_TIMEOUT_SCALE=$2 fake_vm "$tmp/quiet.log" 0 -t "$3"; }
+check "6 s guest beating all along, -t 3, idle host: timed out (124), a hang" sh -c "[ \"\$1\" = 124 ]" sh "$(slow_vm 6 1 3)"
 check "its timeout message names the stretched deadline" grep -q 'timed out after 3s' "$tmp/vm.err"
 check "6 s guest, -t 3, host loaded 4x: finishes (0)" sh -c "[ \"\$1\" = 0 ]" sh "$(slow_vm 6 4 3)"
 check "the guest was told to dump its stacks 30 s before the deadline" test -e "$tmp/out/.dump-stacks"
@@ -290,8 +367,45 @@ retried() {
 }
 check "retry: starved then passed: 0 after 2 runs" retried 0 2 "$VM_STARVED" 0
 check "retry: the first run's console kept as LOG.starved" test -e "$tmp/log.starved"
-check "retry: starved twice: $VM_STARVED after 2 runs" retried "$VM_STARVED" 2 "$VM_STARVED" "$VM_STARVED" 0
+check "retry: starved twice: $VM_STARVED after 2 runs (tests/run: FAIL)" retried "$VM_STARVED" 2 "$VM_STARVED" "$VM_STARVED" 0
 check "retry: a real failure is not retried" retried 125 1 125 0
+
+# ---- what tests/run prints and counts (issue 40) -------------------------
+# A retried test says so, a skipped one is counted skipped, a test twice
+# starved fails, and the run fails when a queued test gave no verdict.
+mkdir -p "$tmp/r"
+printf '%s\n' 'ok - one' '# result: pass' > "$tmp/r/console.log"
+: > "$tmp/r/console.log.starved"
+printf '%s\n' 'guest starved of host CPU: [  88.4] INFO: task sync:412 blocked for more than 120 seconds., the heartbeat advanced in only 30 of those 120 s (host load up to 6.5)' \
+	'guest starved of host CPU: running it once more' > "$tmp/r/vm.err"
+line_says() { verdict_line "$1" "$2" 12 "$tmp/r/console.log" | head -1 | grep -qE "$3"; }
+check "a pass after a starved first run: PASS (retried: first run ...)" \
+	line_says t 0 '^PASS t \(12s; retried: first run starved: .*advanced in only 30 of those 120 s'
+check "... counted as a retried pass" sh -c '[ "$1" = pass-retried ]' sh "$(verdict_class 0 "$tmp/r/console.log")"
+check "starved twice: FAIL" line_says t "$VM_STARVED" '^FAIL t \(12s, starved twice'
+check "... counted as a failure" sh -c '[ "$1" = fail-retried ]' sh \
+	"$(verdict_class "$VM_STARVED" "$tmp/r/console.log")"
+rm "$tmp/r/console.log.starved"
+printf '%s\n' "# SKIP 6.1's GC thread makes no one_time calls" '# result: skip' > "$tmp/r/console.log"
+check "a test that skips itself (status $TEST_SKIPPED): SKIP with its reason" \
+	line_says t "$TEST_SKIPPED" "^SKIP t \\(12s: 6.1's GC thread makes no one_time calls\\)"
+check "... counted as skipped, not passed" sh -c '[ "$1" = skip ]' sh "$(verdict_class "$TEST_SKIPPED" "$tmp/r/console.log")"
+printf '%s\n' 'pass a' 'pass-retried b' 'skip c' 'fail d' > "$tmp/r/done"
+printf '%s\n' a b c d > "$tmp/r/queued"
+closes() {
+	local rc=0
+	closing_line "$tmp/r/done" "$tmp/r/queued" > "$tmp/r/closing" || rc=$?
+	[ "$(tail -1 "$tmp/r/closing")" = "$1" ] && [ $rc = "$2" ]
+}
+check "closing line: passed, failed, skipped, retried in its own field; fails" \
+	closes "2 passed, 1 failed, 1 skipped, 1 retried" 1
+check "... and names the failed" grep -qx 'failed: d' "$tmp/r/closing"
+sed -i '/^fail d/d' "$tmp/r/done"
+sed -i '/^d$/d' "$tmp/r/queued"
+check "no failure, a skip and a retried pass: the run passes" closes "2 passed, 0 failed, 1 skipped, 1 retried" 0
+echo e >> "$tmp/r/queued"
+check "a queued test without a verdict fails the run" closes "2 passed, 0 failed, 1 skipped, 1 retried" 1
+check "... and is named" grep -qx 'no verdict (queued, never reported): e' "$tmp/r/closing"
 
 # ---- what tests/run prints of a failed test ---------------------------
 cat > "$tmp/failed.log" <<'LOG'

@@ -54,13 +54,16 @@ check "scripts/kbuild builds against the debug tree on the host" \
 fake=$tmp/tree
 mkdir -p "$fake/build"
 cp -a scripts META "$fake/"
+mkdir -p "$fake/tests/lib"
+cp tests/lib/errors.sh "$fake/tests/lib/"
 echo tcg > "$fake/build/accel-$k"
 : > "$fake/build/initramfs-$k.cpio.gz"
 touch -d '+1 hour' "$fake/build/initramfs-$k.cpio.gz"
 cat > "$tmp/bin/qemu-system-x86_64" <<'EOF'
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Fake QEMU: records its arguments, sleeps FAKE_SLEEP s, exits the guest 0.
+# Fake QEMU: records its arguments, sleeps FAKE_SLEEP s with the guest's
+# heartbeat beating (a guest running freely), exits the guest 0.
 set -eu
 printf '%s\n' "$@" > "$FAKE_ARGS"
 serial= out=
@@ -71,7 +74,10 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-sleep "${FAKE_SLEEP:-0}"
+for ((i = 1; i <= ${FAKE_SLEEP:-0}; i++)); do
+	echo "$((2 * i)) $i.00" >> "$out/heartbeat"
+	sleep 1
+done
 echo "F2FS_PACKED_EXIT=0" > "$serial"
 echo 0 > "$out/.exit-status"
 EOF

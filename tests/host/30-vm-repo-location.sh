@@ -17,6 +17,8 @@ trap 'rm -rf "$tmp"' EXIT
 repo=$tmp/repo
 mkdir -p "$repo/build"
 cp -a scripts "$repo/"
+mkdir -p "$repo/tests/lib"
+cp tests/lib/errors.sh "$repo/tests/lib/"
 # the accelerator probe's verdict, so that the copy does not probe again
 cp -a build/accel-* "$repo/build/" 2>/dev/null || :
 echo "marker $$" > "$repo/marker"

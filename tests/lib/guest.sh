@@ -14,11 +14,17 @@ DISK2=/dev/vdb
 DISK3=/dev/vdc
 # Built for this kernel by make module (scripts/vm passes KVER).
 MODULE=$REPO/build/$KVER/f2fs_packed.ko
-# dmesg patterns that fail any test: the kernel's own, and f2fs's lines
-# that say the file system is damaged (ours or stock's prefix; "Magic
-# Mismatch" is a device that holds no f2fs, which the bad-input test mounts).
-DMESG_BAD='WARNING:|BUG:|Oops|Call Trace|general protection|soft lockup|blocked for more than|detected (expedited )?stall|duplicate|cannot create|INFO: trying to register non-static key'
-DMESG_BAD="$DMESG_BAD|F2FS(_PACKED)?-fs \([^)]*\) ?: .*(mismatch|[Ii]nconsistent|[Cc]orrupt|run fsck|Unaligned)"
+# dmesg patterns that fail any test: the one list of kernel reports and
+# f2fs error lines (tests/lib/errors.sh), and what the console check
+# cannot use but dmesg can: any stack dump ("Call Trace", which a dump
+# with no report line of its own prints, f2fs_handle_critical_error()'s
+# say) and sysfs's duplicate names.
+# shellcheck source=tests/lib/errors.sh
+. "$REPO/tests/lib/errors.sh"
+DMESG_BAD="$KERNEL_BUG_LINES|Call Trace|duplicate|cannot create|$F2FS_ERROR_LINES"
+# What this test expects of them: its "# dmesg-expected:" lines (the host's
+# console check reads the same); a library may add more.
+DMESG_EXPECTED=$(expected_lines "$0")
 
 # shellcheck source=tests/lib/tap.sh
 . "$REPO/tests/lib/tap.sh"
@@ -126,7 +132,7 @@ wait_for() {
 }
 
 # DMESG_EXPECTED: lines of DMESG_BAD a test expects (an extended regex;
-# default none). Lockup, RCU stall and hung-task reports whose stacks hold
+# the test's "# dmesg-expected:" lines, none by default). Lockup, RCU stall and hung-task reports whose stacks hold
 # no f2fs code are left out (scripts/kernel-log: the emulator starved of
 # host CPU, which scripts/vm reports on the host); ours still count. So
 # are f2fs's checkpoint-latency reports, a wall-clock time the tests do not
@@ -137,6 +143,18 @@ dmesg_clean() {
 	! dmesg | "$REPO/scripts/kernel-log" filter | grep -E "$DMESG_BAD" |
 		grep -v 'CONFIG_F2FS_FAULT_INJECTION' |
 		grep -vE "${DMESG_EXPECTED:-^$}"
+}
+
+# dmesg_check_clear WHAT [EXPECTED]: the check of finish over what the
+# kernel logged up to here, lines of EXPECTED (an extended regex) allowed
+# besides the test's own, then the log cleared (dmesg -C): a test that
+# clears the log says what it expected in the part it clears.
+dmesg_check_clear() {
+	local keep=$DMESG_EXPECTED
+	DMESG_EXPECTED=${DMESG_EXPECTED:-^$}${2:+|$2}
+	check "dmesg before $1 free of WARN/BUG/Oops and f2fs errors${2:+ but the expected}" dmesg_clean
+	DMESG_EXPECTED=$keep
+	dmesg -C
 }
 
 finish() {

@@ -12,8 +12,8 @@ POWERCUT_LIB_LOADED=1
 
 # After a cut, f2fs on a zoned device finds its current segments behind
 # the zones' write pointers and moves them to new sections: the notice
-# says that recovery ran (fix_curseg_write_pointer()).
-DMESG_EXPECTED='Unaligned curseg\[[0-9]+\] with write pointer'
+# says that recovery ran (fix_curseg_write_pointer()); the tests say so
+# in their "# dmesg-expected:" lines.
 
 # fsync_writer MNT DIR N RECORD [MARK_CMD...]: write N files of 4-64 KiB
 # into MNT/DIR, fsync each, and only after its fsync has returned append

@@ -113,9 +113,10 @@ interleave_buffered() {
 # zoned_dmesg_clean: no I/O error, failed zone operation or f2fs error in
 # the kernel log (writes out of write pointer order end as I/O errors).
 # 6.12 says "Checking entire write pointers" at every mount.
-ZONED_DMESG_BAD='I/O error|blk_update_request|critical (medium|target)|Unaligned zone|write pointer|zone.*(fail|error)|F2FS(_PACKED)?-fs.*(error|fail|inconsistent|corrupt)'
+ZONED_DMESG_BAD="I/O error|blk_update_request|critical (medium|target)|Unaligned zone|write pointer|zone.*(fail|error)|F2FS(_PACKED)?-fs.*(error|fail|inconsistent|corrupt)|$F2FS_ERROR_LINES"
 zoned_dmesg_clean() {
-	! dmesg | grep -v 'Checking entire write pointers' | grep -Ei "$ZONED_DMESG_BAD"
+	! dmesg | grep -v 'Checking entire write pointers' | grep -Ei "$ZONED_DMESG_BAD" |
+		grep -vE "${DMESG_EXPECTED:-^$}"
 }
 
 # log_sections STATUS NAME: the section of each log's current segment

@@ -5,6 +5,8 @@
 # the seeded GC torture run of tests/lib/torture.sh over the three
 # geometries. Arguments: SECONDS SEED [ROUND_SECONDS [BREAK [FS]]] (BREAK
 # and FS: see TORTURE_BREAK and TORTURE_FS in tests/lib/torture.sh).
+# dmesg-expected: Stopped filesystem due to reason
+# dmesg-expected: Unaligned curseg\[[0-9]+\] with write pointer
 set -eu
 # shellcheck disable=SC2034 # both read by tests/lib/torture.sh
 TORTURE_ROUND=${3:-30}
