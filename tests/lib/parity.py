@@ -424,7 +424,7 @@ def compare(mode, seed, series, divpath, stock, ours):
             got = [x for x in got if "sha256" in x]
         if want != got:
             print(f"# parity: DIVERGENCE, seed {seed}, series {series}, {mode}: first at {key}")
-            print(f"# replay: PARITY_SEEDS={seed} scripts/parity -k <kernel of {series}>")
+            print(f"# replay: PARITY_SEEDS={seed} scripts/parity -k {os.environ.get('KVER', series)}")
             for k in s_order[:s_order.index(key) + 1]:
                 if k != "END":
                     print(f"#   {s_rec[k][0]}")
