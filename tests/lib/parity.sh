@@ -22,7 +22,7 @@
 # at the end. Packing on against stock: return codes, contents, and the
 # counts up to the first step that moves blocks. Named divergences
 # (tests/lib/parity-divergences) are what ours must show instead of
-# stock's, and nothing else is let through. Logs in /tmp/parity.
+# stock's, and nothing else is let through. Logs in tests/out/.../parity/.
 
 [ -z "${PARITY_LIB_LOADED:-}" ] || return 0
 PARITY_LIB_LOADED=1
@@ -34,6 +34,8 @@ PARITY_DIV=$REPO/tests/lib/parity-divergences
 PARITY_VARIANTS=${PARITY_VARIANTS:-off on1 on64}
 SERIES=$(echo "$KVER" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/')
 PARITY_FAILED=0
+# The logs, in the shared output directory (tests/out/.../parity).
+PARITY_LOGS=${F2FS_PACKED_OUT:-/tmp}/parity
 
 # parity_setup: both modules, their GC events traced, writeback still.
 parity_setup() {
@@ -41,19 +43,19 @@ parity_setup() {
 	load_packed
 	echo 0 > /proc/sys/vm/dirty_writeback_centisecs
 	trace_start {f2fs,f2fs_packed}/{f2fs_get_victim,f2fs_gc_begin,f2fs_gc_end}
-	mkdir -p /tmp/parity
+	mkdir -p "$PARITY_LOGS"
 }
 
 # parity_variant NAME SEED STEPS MKFS_OPTS: one run; the log in
-# /tmp/parity/SEED.NAME.
+# $PARITY_LOGS/SEED.NAME.
 parity_variant() {
 	local name=$1 fs=f2fs_packed opts=background_gc=off,nodiscard sys k
 	local sections=1 local_packing=1
 	case $name in
 	stock) fs=f2fs ;;
 	off) opts=$opts,gc_packing=off local_packing=0 ;;
-	on1) opts=$opts,gc_packing=on ;;
-	on64) opts=$opts,gc_packing=on sections=64 ;;
+	on*) opts=$opts,gc_packing=on sections=${name#on} ;;	# on<N>: x N
+	*) fail "parity variant $name: want stock, off or on<N>"; finish ;;
 	esac
 	# shellcheck disable=SC2086 # options are words
 	mkfs_f2fs "$DISK1" $4
@@ -67,7 +69,7 @@ parity_variant() {
 		echo "$local_packing" > "$sys/gc_inode_local_packing"
 	fi
 	python3 "$PARITY_PY" run "$2" "$3" "$SERIES" "$fs" /mnt/p "$DISK1" \
-		"/tmp/parity/$2.$name" ||
+		"$PARITY_LOGS/$2.$name" ||
 		fail "seed $2, $name: the sequence's runner stopped"
 	umount_fsck "$DISK1" /mnt/p
 }
@@ -78,13 +80,13 @@ parity_seed() {
 	for v in stock $PARITY_VARIANTS; do
 		parity_variant "$v" "$@"
 	done
-	grep -h '# left out' "/tmp/parity/$1.stock" | sed 's/^S[0-9]* /# seed '"$1"': /' | sort -u
+	grep -h '# left out' "$PARITY_LOGS/$1.stock" | sed 's/^S[0-9]* /# seed '"$1"': /' | sort -u
 	for v in $PARITY_VARIANTS; do
 		mode=packing
 		[ "$v" != off ] || mode=full
 		if python3 "$PARITY_PY" compare "$mode" "$1" "$SERIES" "$PARITY_DIV" \
-			"/tmp/parity/$1.stock" "/tmp/parity/$1.$v"; then
-			echo "ok - seed $1, $v ($mode) matches stock: $(grep -c '^S[0-9]* [a-z]' "/tmp/parity/$1.stock") steps, $(grep -c 'f2fs_gc_end' "/tmp/parity/$1.stock") f2fs_gc() calls"
+			"$PARITY_LOGS/$1.stock" "$PARITY_LOGS/$1.$v"; then
+			echo "ok - seed $1, $v ($mode) matches stock: $(grep -c '^S[0-9]* [a-z]' "$PARITY_LOGS/$1.stock") steps, $(grep -c 'f2fs_gc_end' "$PARITY_LOGS/$1.stock") f2fs_gc() calls"
 		else
 			fail "seed $1, $v ($mode) diverges from stock"
 			PARITY_FAILED=$((PARITY_FAILED + 1))
