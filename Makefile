@@ -13,7 +13,7 @@ VERSION := $(shell cat VERSION)
 
 .PHONY: all module import tools deps demo test test-debug bench check \
 	dkms-install deb dist install refresh drift clean help torture fsstress \
-	fstests
+	fstests parity
 
 all: module tools ## build f2fs_packed.ko and the tools
 
@@ -75,6 +75,14 @@ torture: ## seeded GC torture in the VM (DURATION=10m, TORTURE_SEED=N replays)
 	$(MAKE) module tools
 	-$(MAKE) fsstress
 	scripts/torture -k $(KVER) $(DURATION)
+
+# The differential lane in the VM: generated operation sequences on stock
+# f2fs and on f2fs_packed (knobs off, packing on x 1, x 64), compared step
+# by step: make parity [KVER=...] [PARITY_SEEDS="1 2"] [PARITY_STEPS=60];
+# opt-in, its short form is guest test 64.
+parity: ## stock f2fs and f2fs_packed step by step in the VM (PARITY_SEEDS=, PARITY_STEPS=)
+	$(MAKE) module tools
+	scripts/parity -k $(KVER)
 
 # fstests in the VM against f2fs_packed and stock f2fs, normal and GC
 # storm, verdicts side by side (opt-in, not part of make test):

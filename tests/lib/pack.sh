@@ -99,11 +99,18 @@ trace_gc_end_sum() {
 		awk '{ n += $1 } END { print n + 0 }'
 }
 
+# trace_start EVENT...: the trace emptied, EVENTs enabled: f2fs_packed's
+# (f2fs_gc_end), or another system's as SYSTEM/EVENT (f2fs/f2fs_gc_end).
 trace_start() {
+	local e
 	echo > /sys/kernel/tracing/trace
 	echo 4096 > /sys/kernel/tracing/buffer_size_kb
 	for e in "$@"; do
-		echo 1 > "/sys/kernel/tracing/events/f2fs_packed/$e/enable"
+		case $e in
+		*/*) ;;
+		*) e=f2fs_packed/$e ;;
+		esac
+		echo 1 > "/sys/kernel/tracing/events/$e/enable"
 	done
 }
 
