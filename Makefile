@@ -110,7 +110,7 @@ deb: ## build the f2fs-packed-dkms and f2fs-packed-tools packages into build/
 dist: ## write the release tarball build/f2fs_packed-VERSION.tar.xz
 	scripts/dist
 
-# After editing src/f2fs: make refresh PATCH=0003-gc-hook-inode-local-packing.patch
+# After editing src/f2fs: make refresh PATCH=0002-gc-hook-inode-local-packing.patch
 refresh: ## rewrite PATCH=<name> of the series from the edited src/f2fs
 	@test -n "$(PATCH)" || { echo "usage: make refresh PATCH=<patch file name>" >&2; exit 2; }
 	scripts/refresh $(PATCH)
