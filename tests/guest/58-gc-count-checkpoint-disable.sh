@@ -68,27 +68,32 @@ one_call() {
 	grep -v '^ *[{}"]' "$out" | sed "s/^/# $name: /" || :
 }
 
-# urgent_calls NAME TYPE MNT SYS: gc_urgent=1 until three f2fs_gc() calls
-# of the GC thread end; sets NAME_freed to their seg_freed/sec_freed sums.
+# urgent_calls NAME TYPE MNT SYS: three f2fs_gc() calls of the GC thread
+# under gc_urgent=1, each woken by writing it (a thread whose call found
+# no victim sleeps no_gc_sleep_time otherwise); sets NAME_freed to their
+# seg_freed/sec_freed sums.
 urgent_calls() {
-	local name=$1 type=$2 mnt=$3 sys=$4 limit ends=0 since t=/sys/kernel/tracing/trace
+	local name=$1 type=$2 mnt=$3 sys=$4 limit call ends since t=/sys/kernel/tracing/trace
 	limit=$((2 * $(blockdev --getsz "$(findmnt -no SOURCE "$mnt")") / 4096))
 	echo > $t
 	echo 1 > "/sys/kernel/tracing/events/$type/f2fs_get_victim/enable"
 	echo 1 > "/sys/kernel/tracing/events/$type/f2fs_gc_end/enable"
 	echo 50 > "$sys/gc_urgent_sleep_time"
-	echo 1 > "$sys/gc_urgent"
-	while [ "$ends" -lt 3 ]; do
-		sleep 1
-		ends=$(grep -c f2fs_gc_end: $t || :)
-		since=$(awk '/f2fs_gc_end:/ { n = 0; next }
-			/f2fs_get_victim:/ { n++ } END { print n + 0 }' $t)
-		if [ "$since" -gt "$limit" ]; then
-			log "$name: the GC thread's f2fs_gc() selected $since victims (every section twice) without ending: a loop with no end"
-			trace_stop
-			fail "$name: gc_urgent's f2fs_gc() calls end"
-			finish
-		fi
+	for call in 1 2 3; do
+		echo 1 > "$sys/gc_urgent"
+		ends=0
+		while [ "$ends" -lt "$call" ]; do
+			sleep 1
+			ends=$(grep -c f2fs_gc_end: $t || :)
+			since=$(awk '/f2fs_gc_end:/ { n = 0; next }
+				/f2fs_get_victim:/ { n++ } END { print n + 0 }' $t)
+			if [ "$since" -gt "$limit" ]; then
+				log "$name: the GC thread's f2fs_gc() selected $since victims (every section twice) without ending: a loop with no end"
+				trace_stop
+				fail "$name: gc_urgent's f2fs_gc() calls end"
+				finish
+			fi
+		done
 	done
 	echo 0 > "$sys/gc_urgent"
 	trace_stop
@@ -134,6 +139,10 @@ variant() {
 	sha_record "$mnt/d" "/tmp/$name.sha"
 
 	one_call "$name" "$type" "$mnt"
+	# 7.x's __get_victim() skips a section with no valid block under
+	# checkpoint=disable (a later upstream fix): no such victim to count
+	[ "$type" = f2fs ] && [ "$(grep -c f2fs_get_victim: /sys/kernel/tracing/trace)" -eq 0 ] &&
+		skip_test "stock f2fs of $(uname -r) selects no empty section under checkpoint=disable (returned $(eval echo "\$${name}_rc")): nothing to compare"
 	free=$(free_secs "$type" "$dev")
 	if [ -e "$sys/reserved_segments" ]; then
 		echo "$free" > "$sys/reserved_segments" ||
