@@ -119,12 +119,22 @@ check "its check_dkms_conf accepts it${msg:+: $msg}" test -z "$msg"
 check "dkms status: installed for$kept" dkms_installed "$name" "$version" $kept
 check "the modules are ours, in updates/dkms" ko_from_dkms "$name" "$version" $kept
 
-# What a kernel package of a skipped series runs when it is installed.
+# What a kernel package of a skipped series runs when it is installed:
+# DKMS's BUILD_EXCLUSIVE skip, no build. Debian 12's dkms 3.0.10 still
+# makes autoinstall exit 11 on that skip (dkms-project/dkms#302, fixed
+# in 3.0.11), which fails the hook: its status is checked from 3.0.11 on.
+dkms_ver=$(dpkg-query -W -f '${Version}' dkms 2>/dev/null || echo 0)
 for k in $others; do
-	check "the kernel hook for $k ends well, with DKMS's BUILD_EXCLUSIVE message" \
-		sh -c '/etc/kernel/postinst.d/dkms "$1" > "$2/hook.out" 2>&1; rc=$?
-			sed "s/^/# hook: /" "$2/hook.out" | head -8
-			[ $rc -eq 0 ] && grep -q BUILD_EXCLUSIVE "$2/hook.out"' sh "$k" "$tmp"
+	rc=0
+	/etc/kernel/postinst.d/dkms "$k" > "$tmp/hook.out" 2>&1 || rc=$?
+	grep -v '^Sign\|^Signing\|^Public\|readelf' "$tmp/hook.out" | sed "s/^/# hook (status $rc): /"
+	check "the kernel hook for $k: DKMS's BUILD_EXCLUSIVE message, no build" \
+		sh -c 'grep -q BUILD_EXCLUSIVE "$1" && ! grep -q "Bad return status" "$1"' sh "$tmp/hook.out"
+	if dpkg --compare-versions "$dkms_ver" ge 3.0.11; then
+		check "the kernel hook for $k ends with status 0" test "$rc" -eq 0
+	else
+		log "KNOWN: dkms $dkms_ver: the hook ends with status $rc on a BUILD_EXCLUSIVE skip (dkms-project/dkms#302, fixed in 3.0.11)"
+	fi
 	check "dkms status: nothing installed for $k" \
 		sh -c "! dkms status -m $name -v $version -k $k | grep -q ': installed\$'"
 done
