@@ -20,6 +20,14 @@
 #define IS_CURSEG(sbi, segno)	is_curseg(sbi, segno)
 #endif
 
+/* 6.1's f2fs_usable_segs_in_sec() takes a segment of the section. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+#define gc_pack_usable_segs(sbi, segno)	f2fs_usable_segs_in_sec(sbi, segno)
+#else
+#define gc_pack_usable_segs(sbi, segno)	\
+	((void)(segno), f2fs_usable_segs_in_sec(sbi))
+#endif
+
 /*
  * Upstream GC stops between segments once its task is being frozen
  * ("f2fs: fix to freeze GC and discard threads quickly", 2026; of our

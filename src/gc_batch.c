@@ -21,8 +21,10 @@
  * may still invalidate a held section's blocks, SSR under checkpoint=disable
  * open a log in an emptied segment of it, and 7.3's device-alias ioctls
  * checkpoint without gc_lock: the pass re-checks every record
- * (gc_pack_move()), and a section counts as freed only where the pass
- * moved blocks out of it and left it empty.
+ * (gc_pack_move()), and a further section's segment counts as freed
+ * only where gc.c found it free or the pass moved blocks out of it and
+ * left it empty; the section counts as f2fs_gc() counts one, when all
+ * its usable segments were.
  *
  * Space: no checkpoint runs inside a batch, and its pass writes the held
  * blocks and dirties their node pages. A further victim joins only if all
@@ -122,14 +124,15 @@ static bool gc_batch_may_grow(struct gc_pack_ctl *batch,
 }
 
 /*
- * Add @segs freed segments of the section at @segno to the counts,
- * f2fs_gc()'s way: the section is freed if they were its last valid ones.
+ * Add @segs freed segments of the section at @segno to the counts; the
+ * section counts f2fs_gc()'s way, if @found (counted already) and @segs
+ * are all its usable segments.
  */
 static void gc_batch_count(struct f2fs_sb_info *sbi, unsigned int segno,
-			   int segs, int *more_segs, int *more_secs)
+			   int found, int segs, int *more_segs, int *more_secs)
 {
 	*more_segs += segs;
-	if (segs > 0 && get_valid_blocks(sbi, segno, true) == 0)
+	if (found + segs == gc_pack_usable_segs(sbi, segno))
 		(*more_secs)++;
 }
 
@@ -193,11 +196,14 @@ int f2fs_gc_pack_batch(struct f2fs_sb_info *sbi, unsigned int segno,
 		 * A node section does not join: migrated and counted now. It
 		 * ends the batch, which would pick it again if not freed.
 		 */
-		if (!gc_pack_section_of(&batch, segno)) {
-			gc_batch_count(sbi, segno, ret, more_segs, more_secs);
+		sec = gc_pack_section_of(&batch, segno);
+		if (!sec) {
+			gc_batch_count(sbi, segno, 0, ret, more_segs,
+				       more_secs);
 			break;
 		}
 		/* segments found free, or freed outside the pass (cp error) */
+		sec->found_free = ret;
 		*more_segs += ret;
 	}
 
@@ -214,7 +220,8 @@ int f2fs_gc_pack_batch(struct f2fs_sb_info *sbi, unsigned int segno,
 		sec = &batch.secs[i];
 		if (sec->secno != first)
 			gc_batch_count(sbi, GET_SEG_FROM_SEC(sbi, sec->secno),
-				       sec->segs_freed, more_segs, more_secs);
+				       sec->found_free, sec->segs_freed,
+				       more_segs, more_secs);
 		else if (seg_freed >= 0)
 			seg_freed += sec->segs_freed;
 		kfree(sec->segs);

@@ -117,15 +117,13 @@ static struct gc_pack_segment *gc_pack_segment_of(struct gc_pack_ctl *pack,
 	return &sec->segs[segno - GET_SEG_FROM_SEC(pack->sbi, sec->secno)];
 }
 
-/* Sections scanned whose records wait for a pass. */
+/*
+ * Records waiting for a pass. A section whose scan queued none holds
+ * nothing (its segments were counted at their scan): a batch stops there.
+ */
 bool gc_pack_holding(struct gc_pack_ctl *pack)
 {
-	unsigned int i;
-
-	for (i = 0; i < pack->nr_secs; i++)
-		if (pack->secs[i].scanned && !pack->secs[i].passed)
-			return true;
-	return false;
+	return pack->nr_queued != 0;
 }
 
 struct gc_pack_ctl *f2fs_gc_pack_begin(struct f2fs_sb_info *sbi,
@@ -202,6 +200,9 @@ bool f2fs_gc_pack_queue(struct gc_pack_ctl *pack,
 	}
 	b->blkaddr = blkaddr;
 	b->bidx = bidx;
+	/* phase 4 queues the blocks of the section being scanned */
+	gc_pack_segment_of(pack, &pack->secs[pack->nr_secs - 1],
+			   GET_SEGNO(pack->sbi, blkaddr))->queued++;
 	/*
 	 * The node pages the pass will dirty, for the batch's space bound:
 	 * the inode's own (a move updates its extent cache, which dirties
@@ -268,13 +269,12 @@ static bool gc_pack_block_valid(struct f2fs_sb_info *sbi,
  * writes into the same page-cache page, which our reference pins.
  */
 static int gc_pack_move(struct gc_pack_ctl *pack,
-			struct gc_inode_list *gc_list, struct gc_pack_block *b)
+			struct gc_inode_list *gc_list, struct gc_pack_block *b,
+			struct gc_pack_segment *seg)
 {
 	struct f2fs_sb_info *sbi = pack->sbi;
 	unsigned int segno = GET_SEGNO(sbi, b->blkaddr);
 	unsigned int off = GET_BLKOFF_FROM_SEG0(sbi, b->blkaddr);
-	struct gc_pack_section *sec = gc_pack_section_of(pack, segno);
-	struct gc_pack_segment *seg;
 	struct f2fs_summary *entry;
 	struct inode_entry *ie;
 	struct node_info dni;
@@ -282,7 +282,6 @@ static int gc_pack_move(struct gc_pack_ctl *pack,
 	int moved;
 
 	/* a record comes from a scanned segment of one of the sections */
-	seg = sec ? gc_pack_segment_of(pack, sec, segno) : NULL;
 	if (WARN_ON_ONCE(!seg || !seg->entries))
 		return 0;
 	entry = &seg->entries[off];
@@ -314,36 +313,34 @@ left:
 }
 
 /*
- * Each awaiting segment had all its records in the queue just emptied:
- * count the ones that are free now, exactly as gc.c's in-loop check would
- * have after phase 4, and let their summary pages go. A batch held its
- * further sections long enough for writers to empty one: there it counts
- * only the segments its passes moved blocks out of; its first section
- * counts as a section alone would.
+ * The last record of the scanned segment @seg of @sec has been handled
+ * (moved, stale, left or dropped): count the segment if it is free now,
+ * as gc.c's in-loop check counts a segment right after its phase 4, and
+ * let its summary page go. Now and not after the whole pass: under
+ * checkpoint=disable an emptied segment stays dirty, and outside
+ * mode=lfs get_ssr_segment()'s get_free_segment() may reopen it as the
+ * log of the pass's own later writes (it asks no sec_usage_check()),
+ * where upstream has counted it already. A batch held its further
+ * sections long enough for writers to empty one: there it counts only
+ * the segments its passes moved blocks out of; its first section counts
+ * as a section alone would. Each segment is counted once: its summary
+ * page is held from its scan until here.
  */
-static void gc_pack_count_freed(struct gc_pack_ctl *pack)
+static void gc_pack_segment_done(struct gc_pack_ctl *pack,
+				 struct gc_pack_section *sec,
+				 struct gc_pack_segment *seg)
 {
 	struct f2fs_sb_info *sbi = pack->sbi;
-	unsigned int first, i, j;
-	struct gc_pack_section *sec;
-	struct gc_pack_segment *seg;
+	unsigned int segno = GET_SEG_FROM_SEC(sbi, sec->secno) +
+			     (seg - sec->segs);
 
-	for (j = 0; j < pack->nr_secs; j++) {
-		sec = &pack->secs[j];
-		first = GET_SEG_FROM_SEC(sbi, sec->secno);
-		for (i = 0; i < SEGS_PER_SEC(sbi); i++) {
-			seg = &sec->segs[i];
-			if (!seg->sum_page)
-				continue;
-			if (get_valid_blocks(sbi, first + i, false) == 0 &&
-			    (!pack->batch || j == 0 || seg->moved))
-				sec->segs_freed++;
-			put_page(seg->sum_page);
-			seg->sum_page = NULL;
-			seg->entries = NULL;
-			pack->nr_sums--;
-		}
-	}
+	if (get_valid_blocks(sbi, segno, false) == 0 &&
+	    (!pack->batch || sec == &pack->secs[0] || seg->moved))
+		sec->segs_freed++;
+	put_page(seg->sum_page);
+	seg->sum_page = NULL;
+	seg->entries = NULL;
+	pack->nr_sums--;
 }
 
 /*
@@ -359,6 +356,8 @@ void gc_pack_pass(struct gc_pack_ctl *pack,
 	struct f2fs_sb_info *sbi = pack->sbi;
 	struct f2fs_gc_pack_info *info = &sbi->gc_pack;
 	unsigned int moved = 0, inodes = 0, records = 0, dropped = 0, i;
+	struct gc_pack_section *sec;
+	struct gc_pack_segment *seg;
 	struct inode_entry *ie;
 	struct gc_pack_block *b, *tmp;
 
@@ -373,10 +372,18 @@ void gc_pack_pass(struct gc_pack_ctl *pack,
 			if (migrate && (unlikely(f2fs_cp_error(sbi)) ||
 					gc_pack_freezing()))
 				migrate = false;
+			sec = gc_pack_section_of(pack,
+						 GET_SEGNO(sbi, b->blkaddr));
+			seg = sec ? gc_pack_segment_of(pack, sec,
+					GET_SEGNO(sbi, b->blkaddr)) : NULL;
 			if (migrate)
-				moved += gc_pack_move(pack, gc_list, b);
+				moved += gc_pack_move(pack, gc_list, b, seg);
 			else
 				dropped++;
+			/* its segment's last record: count it as upstream */
+			if (seg && seg->queued && !--seg->queued &&
+			    seg->sum_page)
+				gc_pack_segment_done(pack, sec, seg);
 			list_del(&b->list);
 			kmem_cache_free(gc_pack_block_slab, b);
 			info->queued--;
@@ -395,7 +402,8 @@ void gc_pack_pass(struct gc_pack_ctl *pack,
 	pack->nr_queued = 0;
 	pack->nr_inodes = 0;
 	pack->nr_dnode_runs = 0;
-	gc_pack_count_freed(pack);
+	/* every scanned segment with records was counted on the way */
+	WARN_ON_ONCE(pack->nr_sums);
 	/* the sections whose scan is over are done; the current one is not */
 	for (i = 0; i < pack->nr_secs; i++) {
 		if (!pack->secs[i].scanned || pack->secs[i].passed)
@@ -411,7 +419,10 @@ void gc_pack_pass(struct gc_pack_ctl *pack,
 /*
  * @segno went through phase 4: its blocks are queued, not yet moved, and
  * the pass re-checks them against its summary @entries, whose @sum_page
- * it keeps until then.
+ * it keeps until then; the segment is counted once its last record has
+ * been handled (gc_pack_segment_done()). A segment whose phase 4 queued
+ * nothing is counted now, at upstream's moment, in a batch's further
+ * sections too: nothing was held there for writers to empty.
  */
 void f2fs_gc_pack_segment_scanned(struct gc_pack_ctl *pack,
 				  struct gc_inode_list *gc_list,
@@ -421,6 +432,11 @@ void f2fs_gc_pack_segment_scanned(struct gc_pack_ctl *pack,
 	struct gc_pack_section *sec = &pack->secs[pack->nr_secs - 1];
 	struct gc_pack_segment *seg = gc_pack_segment_of(pack, sec, segno);
 
+	if (!seg->queued) {
+		if (get_valid_blocks(pack->sbi, segno, false) == 0)
+			sec->segs_freed++;
+		return;
+	}
 	get_page(sum_page);
 	seg->sum_page = sum_page;
 	seg->entries = entries;

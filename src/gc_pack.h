@@ -100,6 +100,7 @@ struct gc_pack_segment {
 	struct page *sum_page;
 	struct f2fs_summary *entries;
 	unsigned int moved;		/* its blocks the passes moved */
+	unsigned int queued;		/* its records not yet handled */
 };
 
 /* One victim section of a pack pass. */
@@ -108,6 +109,7 @@ struct gc_pack_section {
 	/* its segments, scanned ones not yet migrated: their summaries */
 	struct gc_pack_segment *segs;
 	int segs_freed;			/* scanned segments the passes emptied */
+	int found_free;			/* batch: segments gc.c found free */
 	bool scanned;			/* its scan went through phase 4 */
 	bool passed;			/* a pass ran after its scan */
 };
