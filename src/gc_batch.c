@@ -52,11 +52,23 @@ void gc_batch_hold(struct f2fs_sb_info *sbi, unsigned int secno)
 	smp_store_release(&info->nr_held, n + 1);
 }
 
+/*
+ * Is @secno a section the batch holds? Not once a checkpoint has freed it
+ * (7.3's device-alias ioctls checkpoint without gc_lock): a free section
+ * is neither a victim nor an SSR target, the pass finds its records stale
+ * or in a log, and 7.3's get_new_segment(), which asks sec_usage_check()
+ * of free sections, must not run out of them (ENOSPC, f2fs_bug_on()) for
+ * sections that the batch no longer needs to keep. get_new_segment() reads
+ * free_secmap under segmap_lock; other callers race harmlessly here, as a
+ * held section is free only after such a checkpoint.
+ */
 bool f2fs_gc_pack_held(struct f2fs_sb_info *sbi, unsigned int secno)
 {
 	struct f2fs_gc_pack_info *info = &sbi->gc_pack;
 	unsigned int n, i;
 
+	if (!test_bit(secno, FREE_I(sbi)->free_secmap))
+		return false;
 	/* pairs with gc_batch_hold(): the first n sections are written */
 	n = smp_load_acquire(&info->nr_held);
 
@@ -67,19 +79,45 @@ bool f2fs_gc_pack_held(struct f2fs_sb_info *sbi, unsigned int secno)
 }
 
 /*
+ * Would f2fs send the pass's writes to SSR once @need more sections are
+ * taken? f2fs_need_SSR() with the free sections the pass leaves: never in
+ * mode=lfs; always under gc_urgent high and checkpoint=disable, where a
+ * batch therefore takes no further victim, as upstream collects one
+ * section per step.
+ */
+static bool gc_batch_needs_ssr(struct f2fs_sb_info *sbi, unsigned int need)
+{
+	unsigned int free = free_sections(sbi);
+
+	if (f2fs_lfs_mode(sbi))
+		return false;
+	if (sbi->gc_mode == GC_URGENT_HIGH ||
+	    unlikely(is_sbi_flag_set(sbi, SBI_CP_DISABLED)))
+		return true;
+	return free < need ||
+	       free - need <= get_blocktype_secs(sbi, F2FS_DIRTY_NODES) +
+			      2 * get_blocktype_secs(sbi, F2FS_DIRTY_DENTS) +
+			      get_blocktype_secs(sbi, F2FS_DIRTY_IMETA) +
+			      SM_I(sbi)->min_ssr_sections +
+			      reserved_sections(sbi);
+}
+
+/*
  * May the victim at @segno join @batch? Its valid blocks join the held
  * ones only under the record cap, its summaries only up to
  * GC_PACK_MAX_HELD_SUMS. The pass then needs free sections for the held
  * data blocks and for the node pages it dirties: each queued inode's own
  * page (its extent cache changes) and one per queued run of records in
  * one direct node; for the new victim, unscanned, two per block (its
- * inode and a direct node). Two levels must hold:
+ * inode and a direct node). Node pages go to two logs, WARM_NODE (file
+ * inodes and their direct nodes) and HOT_NODE (directories'), each of
+ * which may open a section of its own: one more section. Two levels must
+ * hold:
  *  - now: once the pass is done, the free sections stay at or above the
  *    level where f2fs_gc() writes a checkpoint (the writers' dirty pages
- *    plus NR_GC_CHECKPOINT_SECS, f2fs_gc_checkpoint_secs()); outside
- *    mode=lfs also above where the allocator turns GC's writes to SSR
- *    (f2fs_need_SSR()), which would scatter the pass's runs into the next
- *    victims' holes;
+ *    plus NR_GC_CHECKPOINT_SECS, f2fs_gc_checkpoint_secs()), and the
+ *    allocator does not turn GC's writes to SSR (gc_batch_needs_ssr()),
+ *    which would scatter the pass's runs into the next victims' holes;
  *  - later: writers that need no GC keep allocating while the batch is
  *    held, down to where f2fs_balance_fs() makes them wait for gc_lock,
  *    the reserved sections; the pass must fit there too, leaving
@@ -93,22 +131,81 @@ static bool gc_batch_fits(struct gc_pack_ctl *batch, unsigned int segno)
 	unsigned int nodes = batch->nr_inodes + batch->nr_dnode_runs +
 			     2 * valid;
 	unsigned int need = DIV_ROUND_UP(blocks, CAP_BLKS_PER_SEC(sbi)) +
-			    DIV_ROUND_UP(nodes, CAP_BLKS_PER_SEC(sbi));
-	unsigned int floor = f2fs_gc_checkpoint_secs(sbi);
+			    DIV_ROUND_UP(nodes, CAP_BLKS_PER_SEC(sbi)) + 1;
 
 	if (blocks > batch->max_blocks ||
 	    batch->nr_sums + SEGS_PER_SEC(sbi) > GC_PACK_MAX_HELD_SUMS) {
 		sbi->gc_pack.cap_stops++;
 		return false;
 	}
-	if (!f2fs_lfs_mode(sbi))
-		floor += reserved_sections(sbi) + SM_I(sbi)->min_ssr_sections;
-	if (free_sections(sbi) < floor + need ||
+	if (free_sections(sbi) < f2fs_gc_checkpoint_secs(sbi) + need ||
+	    gc_batch_needs_ssr(sbi, need) ||
 	    need + NR_GC_CHECKPOINT_SECS > reserved_sections(sbi)) {
 		sbi->gc_pack.space_stops++;
 		return false;
 	}
 	return true;
+}
+
+/*
+ * What choosing a victim takes from upstream's hints (f2fs_get_victim()):
+ * the in-section hints next_victim_seg[], which it clears; the section
+ * background GC chose first (victim_secmap), whose bit check_bg_victims()
+ * clears; where the next search starts (last_victim[]); cur_victim_sec.
+ * A candidate the batch does not take puts them back, so that f2fs_gc()'s
+ * next selection finds what it would have found had the batch not looked.
+ */
+struct gc_batch_hints {
+	unsigned int next_victim_seg[2];
+	unsigned int last_victim[MAX_GC_POLICY];
+	unsigned int cur_victim_sec;
+	unsigned int bg_secno;		/* check_bg_victims()'s pick */
+};
+
+static void gc_batch_save_hints(struct f2fs_sb_info *sbi,
+				struct gc_batch_hints *h)
+{
+	struct dirty_seglist_info *dirty_i = DIRTY_I(sbi);
+	unsigned int secno;
+
+	mutex_lock(&dirty_i->seglist_lock);
+	memcpy(h->next_victim_seg, sbi->next_victim_seg,
+	       sizeof(h->next_victim_seg));
+	memcpy(h->last_victim, SIT_I(sbi)->last_victim,
+	       sizeof(h->last_victim));
+	h->cur_victim_sec = sbi->cur_victim_sec;
+	h->bg_secno = NULL_SECNO;
+	for_each_set_bit(secno, dirty_i->victim_secmap, MAIN_SECS(sbi)) {
+		if (sec_usage_check(sbi, secno))
+			continue;
+		h->bg_secno = secno;
+		break;
+	}
+	mutex_unlock(&dirty_i->seglist_lock);
+}
+
+/*
+ * The candidate at @segno is not taken. Its victim_secmap bit goes back
+ * only while its section has valid blocks, as __remove_dirty_segment()
+ * keeps it. SSR shares last_victim[GC_GREEDY] and may have moved it
+ * meanwhile: upstream's GC and SSR overwrite each other's there too.
+ */
+static void gc_batch_restore_hints(struct f2fs_sb_info *sbi,
+				   unsigned int segno,
+				   struct gc_batch_hints *h)
+{
+	struct dirty_seglist_info *dirty_i = DIRTY_I(sbi);
+	unsigned int secno = GET_SEC_FROM_SEG(sbi, segno);
+
+	mutex_lock(&dirty_i->seglist_lock);
+	memcpy(sbi->next_victim_seg, h->next_victim_seg,
+	       sizeof(h->next_victim_seg));
+	memcpy(SIT_I(sbi)->last_victim, h->last_victim,
+	       sizeof(h->last_victim));
+	sbi->cur_victim_sec = h->cur_victim_sec;
+	if (secno == h->bg_secno && get_valid_blocks(sbi, segno, true))
+		set_bit(secno, dirty_i->victim_secmap);
+	mutex_unlock(&dirty_i->seglist_lock);
 }
 
 /*
@@ -150,6 +247,7 @@ int f2fs_gc_pack_batch(struct f2fs_sb_info *sbi, unsigned int segno,
 			       GC_PACK_MAX_SECTIONS);
 	unsigned int first = GET_SEC_FROM_SEG(sbi, segno), collected = 1;
 	unsigned int waited = 0, i;
+	struct gc_batch_hints hints;
 	struct gc_pack_section *sec;
 	struct gc_pack_ctl batch;
 	struct blk_plug plug;
@@ -179,12 +277,15 @@ int f2fs_gc_pack_batch(struct f2fs_sb_info *sbi, unsigned int segno,
 	 * next selection moves it: f2fs_gc() clears it after this step.
 	 */
 	while (seg_freed >= 0 && gc_batch_may_grow(&batch, collected)) {
+		gc_batch_save_hints(sbi, &hints);
 		if (f2fs_gc_get_victim(sbi, &segno))
 			break;
 		/* the victim hint may point into a held section */
 		if (gc_pack_section_of(&batch, segno) ||
-		    !gc_batch_fits(&batch, segno))
+		    !gc_batch_fits(&batch, segno)) {
+			gc_batch_restore_hints(sbi, segno, &hints);
 			break;
+		}
 		/* the sections held so far wait for this victim's scan */
 		info->held_sections += batch.nr_secs - waited;
 		waited = batch.nr_secs;
