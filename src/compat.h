@@ -29,6 +29,19 @@
 #endif
 
 /*
+ * Read a node page as is_alive() does, for what it returns only (an error
+ * pointer or not): 7.x reads node folios, with the node type to check.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)
+#define gc_pack_get_node(sbi, nid) \
+	f2fs_get_node_folio(sbi, nid, NODE_TYPE_REGULAR)
+#define gc_pack_put_node(folio)	f2fs_folio_put(folio, true)
+#else
+#define gc_pack_get_node(sbi, nid)	f2fs_get_node_page(sbi, nid)
+#define gc_pack_put_node(page)		f2fs_put_page(page, 1)
+#endif
+
+/*
  * Upstream GC stops between segments once its task is being frozen
  * ("f2fs: fix to freeze GC and discard threads quickly", 2026; of our
  * series 7.2 and 7.3): a pack pass stops migrating there too, and a batch

@@ -252,6 +252,22 @@ static bool gc_pack_block_valid(struct f2fs_sb_info *sbi,
 }
 
 /*
+ * is_alive() said no: was it because the owner's node could not be read?
+ * Not if the node is gone (-ENOENT: truncated meanwhile, which is stale).
+ */
+static bool gc_pack_node_unreadable(struct f2fs_sb_info *sbi,
+				    struct f2fs_summary *entry)
+{
+	void *node = gc_pack_get_node(sbi, le32_to_cpu(entry->nid));
+
+	if (!IS_ERR(node)) {
+		gc_pack_put_node(node);
+		return false;
+	}
+	return PTR_ERR(node) != -ENOENT;
+}
+
+/*
  * 1 if the block was moved, 0 if it died meanwhile or was skipped. Phase
  * 4's checks, the SIT's valid bit and then is_alive() on the summary
  * entry (f2fs_replace_block() gives a block another node or owner without
@@ -266,7 +282,9 @@ static bool gc_pack_block_valid(struct f2fs_sb_info *sbi,
  * freed and reused: a version mismatch that is staleness, not the
  * corruption it flags). So a live block in a log's segment is left for a
  * later GC. The page is current again once the log leaves: write_sum_page()
- * writes into the same page-cache page, which our reference pins.
+ * writes into the same page-cache page, which our reference pins. A block
+ * still valid whose owner's node cannot be read is left too, and counted
+ * as a read error (gc_pack_read_errors), not as stale.
  */
 static int gc_pack_move(struct gc_pack_ctl *pack,
 			struct gc_inode_list *gc_list, struct gc_pack_block *b,
@@ -292,6 +310,11 @@ static int gc_pack_move(struct gc_pack_ctl *pack,
 	if (IS_CURSEG(sbi, segno))
 		goto left;
 	if (!is_alive(sbi, entry, &dni, b->blkaddr, &nofs)) {
+		if (gc_pack_node_unreadable(sbi, entry) &&
+		    gc_pack_block_valid(sbi, b)) {
+			sbi->gc_pack.read_errors++;
+			goto left;
+		}
 		sbi->gc_pack.stale++;
 		return 0;
 	}
@@ -593,9 +616,9 @@ void f2fs_gc_pack_show_stat(struct seq_file *s, struct f2fs_sb_info *sbi)
 		   info->max_blocks);
 	seq_printf(s, "  - packed: %llu blocks, %llu inodes, %llu sections\n",
 		   info->blocks, info->inodes, info->sections);
-	seq_printf(s, "  - early drains: %llu, alloc fallbacks: %llu, dropped: %llu, stale: %llu, left: %llu\n",
+	seq_printf(s, "  - early drains: %llu, alloc fallbacks: %llu, dropped: %llu, stale: %llu, left: %llu, read errors: %llu\n",
 		   info->early_drains, info->alloc_fallbacks, info->dropped,
-		   info->stale, info->left);
+		   info->stale, info->left, info->read_errors);
 	seq_printf(s, "  - queued: %u now, %u at most\n",
 		   info->queued, info->peak_queued);
 	seq_printf(s, "  - record: %u bytes, peak record memory: %llu KiB, default max records: %u\n",

@@ -82,6 +82,7 @@ struct f2fs_gc_pack_info {
 	u64 dropped;		/* records dropped by an early exit */
 	u64 stale;		/* records whose block died before the pass */
 	u64 left;		/* records the pass left in place, unmoved */
+	u64 read_errors;	/* of them, left as their node was unreadable */
 	u64 held_sections;	/* sections held for a later victim's pass */
 	u64 cap_stops;		/* batches ended by max_blocks, held summaries */
 	u64 space_stops;	/* batches ended by the free space */
