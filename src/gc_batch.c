@@ -187,7 +187,10 @@ static void gc_batch_save_hints(struct f2fs_sb_info *sbi,
 /*
  * The candidate at @segno is not taken. Its victim_secmap bit goes back
  * only while its section has valid blocks, as __remove_dirty_segment()
- * keeps it. SSR shares last_victim[GC_GREEDY] and may have moved it
+ * keeps it; so does an in-section hint: 7.3's device-alias ioctls
+ * checkpoint without gc_lock, and a checkpoint that frees the hinted
+ * section clears the hint (__set_test_and_free()), which must stay
+ * cleared. SSR shares last_victim[GC_GREEDY] and may have moved it
  * meanwhile: upstream's GC and SSR overwrite each other's there too.
  */
 static void gc_batch_restore_hints(struct f2fs_sb_info *sbi,
@@ -196,10 +199,14 @@ static void gc_batch_restore_hints(struct f2fs_sb_info *sbi,
 {
 	struct dirty_seglist_info *dirty_i = DIRTY_I(sbi);
 	unsigned int secno = GET_SEC_FROM_SEG(sbi, segno);
+	unsigned int i, hint;
 
 	mutex_lock(&dirty_i->seglist_lock);
-	memcpy(sbi->next_victim_seg, h->next_victim_seg,
-	       sizeof(h->next_victim_seg));
+	for (i = 0; i < ARRAY_SIZE(h->next_victim_seg); i++) {
+		hint = h->next_victim_seg[i];
+		if (hint != NULL_SEGNO && get_valid_blocks(sbi, hint, true))
+			sbi->next_victim_seg[i] = hint;
+	}
 	memcpy(SIT_I(sbi)->last_victim, h->last_victim,
 	       sizeof(h->last_victim));
 	sbi->cur_victim_sec = h->cur_victim_sec;
