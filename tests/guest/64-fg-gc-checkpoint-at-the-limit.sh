@@ -30,35 +30,10 @@ need_gc_tool
 LFS=mode=lfs,background_gc=off,noatime
 CALLS=15
 
-# status TYPE DEV FIELD: free (sections), nodes (dirty node pages) or
-# resv (reserved sections) of DEV's block of TYPE's debugfs status
-status() {
-	awk -v n="partition info($(basename "$2"))" -v w="$3" '
-		/=====\[ partition info\(/ { on = index($0, n) > 0 }
-		!on { next }
-		w == "free" && /^  - Free: / { f = $NF; gsub(/[()]/, "", f) }
-		w == "nodes" && /^  - nodes: / { f = $3 }
-		w == "resv" && /Resv:/ { f = $0; sub(/.*Resv:/, "", f); sub(/\).*/, "", f) }
-		END { print f + 0 }' "/sys/kernel/debug/$1/status"
-}
-
 # segments TYPE DEV: "segno type valid" for every segment of DEV
 segments() {
 	tail -n +2 "/proc/fs/$1/$(basename "$2")/segment_info" |
 		tr -s ' ' '\n' | grep '|' | awk -F'|' '{ print NR - 1, $1, $2 }'
-}
-
-# sync_gc MNT: one sync F2FS_IOC_GARBAGE_COLLECT; prints its errno (0 ok)
-sync_gc() {
-	python3 -c '
-import errno, fcntl, os, struct, sys
-fd = os.open(sys.argv[1], os.O_RDONLY)
-try:
-	fcntl.ioctl(fd, 0x4004f506, struct.pack("I", 1))
-	print(0)
-except OSError as e:
-	print(e.errno)
-' "$1"
 }
 
 # layout DEV: the layout, built with ours (gc_packing=off: upstream's GC)

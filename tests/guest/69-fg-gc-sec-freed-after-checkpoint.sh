@@ -38,22 +38,6 @@ load_packed
 
 LFS=mode=lfs,background_gc=off,noatime
 
-# status TYPE DEV FIELD: of DEV's block of TYPE's debugfs status: free
-# (sections), prefree (segments), resv (reserved segments), nodes, dents,
-# datas, imeta (dirty pages), cp (checkpoints)
-status() {
-	awk -v n="partition info($(basename "$2"))" -v w="$3" '
-		/=====\[ partition info\(/ { on = index($0, n) > 0 }
-		!on { next }
-		w == "free" && /^  - Free: / { f = $NF; gsub(/[()]/, "", f) }
-		w == "prefree" && /^  - Prefree: / { f = $NF }
-		w == "resv" && /Resv:/ { f = $0; sub(/.*Resv:/, "", f); sub(/\).*/, "", f) }
-		w == "cp" && /^CP calls: / { f = $3 }
-		(w == "nodes" || w == "dents" || w == "datas" || w == "imeta") &&
-			$0 ~ "^  - " w ": " { f = $3 }
-		END { print f + 0 }' "/sys/kernel/debug/$1/status"
-}
-
 # need TYPE DEV: the lower bound of has_not_enough_free_secs(): reserved
 # sections plus the whole sections of dirty node+dent+imeta, dent and
 # (mode=lfs) data pages (512 blocks a section: -s 1)
@@ -63,19 +47,6 @@ need() {
 	i=$(status "$1" "$2" imeta) a=$(status "$1" "$2" datas)
 	r=$(status "$1" "$2" resv)
 	echo $((r + (n + d + i) / 512 + d / 512 + a / 512))
-}
-
-# sync_gc MNT: one sync F2FS_IOC_GARBAGE_COLLECT; prints its errno (0 ok)
-sync_gc() {
-	python3 -c '
-import fcntl, os, struct, sys
-fd = os.open(sys.argv[1], os.O_RDONLY)
-try:
-	fcntl.ioctl(fd, 0x4004f506, struct.pack("I", 1))
-	print(0)
-except OSError as e:
-	print(e.errno)
-' "$1"
 }
 
 # punch FILE: punch blocks 1-7 of every 8 of FILE out (size kept)

@@ -345,3 +345,32 @@ fill_to_section_end() {
 	p=$(last_block "$1")
 	[ $(((p - main) % bps)) -eq $((bps - 1)) ]
 }
+
+# sync_gc MNT: one sync F2FS_IOC_GARBAGE_COLLECT; prints its errno (0 ok)
+sync_gc() {
+	python3 -c '
+import fcntl, os, struct, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+try:
+	fcntl.ioctl(fd, 0x4004f506, struct.pack("I", 1))
+	print(0)
+except OSError as e:
+	print(e.errno)
+' "$1"
+}
+
+# status TYPE DEV FIELD: of DEV's block of TYPE's debugfs status: free
+# (sections), prefree (segments), resv (reserved segments), nodes, dents,
+# datas, imeta (dirty pages), cp (checkpoints)
+status() {
+	awk -v n="partition info($(basename "$2"))" -v w="$3" '
+		/=====\[ partition info\(/ { on = index($0, n) > 0 }
+		!on { next }
+		w == "free" && /^  - Free: / { f = $NF; gsub(/[()]/, "", f) }
+		w == "prefree" && /^  - Prefree: / { f = $NF }
+		w == "resv" && /Resv:/ { f = $0; sub(/.*Resv:/, "", f); sub(/\).*/, "", f) }
+		w == "cp" && /^CP calls: / { f = $3 }
+		(w == "nodes" || w == "dents" || w == "datas" || w == "imeta") &&
+			$0 ~ "^  - " w ": " { f = $3 }
+		END { print f + 0 }' "/sys/kernel/debug/$1/status"
+}
