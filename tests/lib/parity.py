@@ -52,7 +52,8 @@ def gen(seed, steps, series=""):
     table = [("write", 24), ("dwrite", 10), ("punch", 4), ("truncate", 3),
              ("falloc", 3), ("unlink", 6), ("rename", 3), ("sync", 5),
              ("cp", 5), ("gc", 10), ("gcbg", 4), ("gcrange", 8),
-             ("urgent", 2), ("resize", 1), ("pin", 2), ("reserve", 3)]
+             ("urgent", 2), ("resize", 1), ("pin", 2), ("reserve", 3),
+             ("spread", 6)]
     names = [n for n, w in table for _ in range(w)]
     pins, reserved = 0, False
     while len(ops) < steps:
@@ -68,6 +69,14 @@ def gen(seed, steps, series=""):
             sync = rnd.choice(("", "", "fsync"))
             ops.append(f"{op} f{f} {off} {n} {sync}".rstrip())
             sizes[f] = max(sizes[f], off + n)
+        elif op == "spread":
+            # every file's blocks in turn, O_DIRECT (allocated in that
+            # order): sections of many files, which an unlink or an
+            # overwrite leaves dirty for GC and GC_RANGE
+            off, rounds, n = rnd.randrange(0, 512), rnd.choice((16, 32, 64)), rnd.choice((1, 4, 8))
+            ops.append(f"spread {off} {rounds} {n}")
+            for g in range(FILES):
+                sizes[g] = max(sizes[g], off + rounds * n)
         elif op == "punch":
             ops.append(f"punch f{f} {rnd.randrange(0, 384)} {rnd.choice((1, 16, 64, 256))}")
         elif op == "truncate":
@@ -285,6 +294,11 @@ def step(vol, op):
     k = a[0]
     if k in ("write", "dwrite"):
         write(vol, a[1], int(a[2]), int(a[3]), k == "dwrite", len(a) > 4)
+    elif k == "spread":
+        off, rounds, n = int(a[1]), int(a[2]), int(a[3])
+        for r in range(rounds):
+            for g in range(FILES):
+                write(vol, f"f{g}", off + r * n, n, True, False)
     elif k == "punch":
         fallocate(vol.path(a[1]), FALLOC_PUNCH_HOLE | FALLOC_KEEP_SIZE,
                   int(a[2]) * BLK, int(a[3]) * BLK)
