@@ -221,19 +221,37 @@ def ioctl(path, req, arg):
         os.close(fd)
 
 
+def fill(name, off, n):
+    """N blocks for NAME at OFF, page-aligned (O_DIRECT): contents from
+    the step, not from chance, equal on every run."""
+    buf = mmap.mmap(-1, n * BLK)
+    seed = hashlib.sha256(f"{name}{off}{n}".encode()).digest()
+    buf.write((seed * (n * BLK // len(seed) + 1))[:n * BLK])
+    return buf
+
+
 def write(vol, name, off, n, direct, sync):
     flags = os.O_WRONLY | os.O_CREAT | (os.O_DIRECT if direct else 0)
     fd = os.open(vol.path(name), flags, 0o644)
     try:
-        buf = mmap.mmap(-1, n * BLK)
-        # contents from the step, not from chance: equal on every run
-        seed = hashlib.sha256(f"{name}{off}{n}".encode()).digest()
-        buf.write((seed * (n * BLK // len(seed) + 1))[:n * BLK])
-        os.pwrite(fd, buf, off * BLK)
+        os.pwrite(fd, fill(name, off, n), off * BLK)
         if sync:
             os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def spread(vol, off, rounds, n):
+    """Every file's N blocks in turn, ROUNDS times, O_DIRECT."""
+    fds = [os.open(vol.path(f"f{g}"), os.O_WRONLY | os.O_CREAT | os.O_DIRECT, 0o644)
+           for g in range(FILES)]
+    try:
+        for r in range(rounds):
+            for g, fd in enumerate(fds):
+                os.pwrite(fd, fill(f"f{g}", off + r * n, n), (off + r * n) * BLK)
+    finally:
+        for fd in fds:
+            os.close(fd)
 
 
 libc = ctypes.CDLL(None, use_errno=True)
@@ -295,10 +313,7 @@ def step(vol, op):
     if k in ("write", "dwrite"):
         write(vol, a[1], int(a[2]), int(a[3]), k == "dwrite", len(a) > 4)
     elif k == "spread":
-        off, rounds, n = int(a[1]), int(a[2]), int(a[3])
-        for r in range(rounds):
-            for g in range(FILES):
-                write(vol, f"f{g}", off + r * n, n, True, False)
+        spread(vol, int(a[1]), int(a[2]), int(a[3]))
     elif k == "punch":
         fallocate(vol.path(a[1]), FALLOC_PUNCH_HOLE | FALLOC_KEEP_SIZE,
                   int(a[2]) * BLK, int(a[3]) * BLK)

@@ -64,6 +64,9 @@ parity_variant() {
 	for k in cp_interval idle_interval discard_idle_interval gc_idle_interval; do
 		[ ! -e "$sys/$k" ] || echo 3600 > "$sys/$k"
 	done
+	# Background GC greedy, not cost-benefit: its ages are the clock's
+	# seconds, so whether it finds a victim at all is the clock's.
+	echo 2 > "$sys/gc_idle"
 	if [ "$fs" = f2fs_packed ]; then
 		echo "$sections" > "$sys/gc_pack_sections"
 		echo "$local_packing" > "$sys/gc_inode_local_packing"
