@@ -360,6 +360,9 @@ def step(vol, op):
             settle(vol)
         finally:
             sysfs(vol, "gc_urgent", 0)
+            # which set gc_mode back to normal: background GC greedy
+            # again (tests/lib/parity.sh)
+            sysfs(vol, "gc_idle", 2)
             mount(vol, "background_gc=off")
         syncfs(vol)
     elif k == "resize":
