@@ -79,7 +79,7 @@ torture: ## seeded GC torture in the VM (DURATION=10m, TORTURE_SEED=N replays)
 # The differential lane in the VM: generated operation sequences on stock
 # f2fs and on f2fs_packed (knobs off, packing on x 1, x 64), compared step
 # by step: make parity [KVER=...] [PARITY_SEEDS="1 2"] [PARITY_STEPS=60];
-# opt-in, its short form is guest test 64.
+# opt-in, its short form is guest test 65.
 parity: ## stock f2fs and f2fs_packed step by step in the VM (PARITY_SEEDS=, PARITY_STEPS=)
 	$(MAKE) module tools
 	scripts/parity -k $(KVER)

@@ -5,24 +5,28 @@
 # by tests/steps/parity.sh (make parity) and tests/guest/65-parity-short.sh.
 #
 # parity_seed SEED STEPS MKFS_OPTS: the sequence of SEED (tests/lib/parity.py:
-# writes buffered, O_DIRECT and fsync'd, overwrites, punch, truncate,
-# fallocate, unlink, rename, sync; remounts checkpoint=disable/enable; the
-# sync and background GC ioctl, GC_RANGE sync and async, gc_urgent,
+# writes buffered, O_DIRECT and fsync'd, overwrites, spread (every file's
+# blocks in turn), punch, truncate, fallocate, unlink, rename, sync;
+# remounts checkpoint=disable/enable; the sync and background GC ioctl,
+# GC_RANGE sync and async from the K-th dirty section, gc_urgent,
 # RESIZE_FS, a pinned file's fallocate; reserved_segments raised) on a
 # fresh volume of DISK1 each time, single-threaded, timers held still
 # (background_gc=off, nodiscard, vm.dirty_writeback_centisecs=0, the
-# checkpoint, idle and discard intervals an hour): on stock f2fs, then on
-# f2fs_packed with the knobs off (gc_packing=off, gc_pack_sections=1,
-# gc_inode_local_packing=0), with packing on x 1 and with packing on x 64
-# sections. Knobs off against stock, step by step: return code, free
-# sections and free/dirty/prefree segments after the step, the
-# f2fs_get_victim, f2fs_gc_begin and f2fs_gc_end events (timer-bound
-# steps, the GC thread's urgent mode and a remount's own GC: return code
-# and counts at their end), the FIEMAP block map and sha256 of every file
-# at the end. Packing on against stock: return codes, contents, and the
-# counts up to the first step that moves blocks. Named divergences
-# (tests/lib/parity-divergences) are what ours must show instead of
-# stock's, and nothing else is let through. Logs in tests/out/.../parity/.
+# checkpoint, idle and discard intervals an hour, background GC greedy):
+# on stock f2fs, then on f2fs_packed with the knobs off (gc_packing=off,
+# gc_pack_sections=1, gc_inode_local_packing=0), with packing on x 1 and
+# with packing on x 64 sections. Knobs off against stock, step by step:
+# return code, free sections and free/dirty/prefree segments after the
+# step, the f2fs_get_victim, f2fs_gc_begin and f2fs_gc_end events, a
+# GC_RANGE's range record (timer-bound steps, the GC thread's urgent mode
+# and a remount's own GC: return code and counts at their end), the
+# FIEMAP block map and sha256 of every file at the end. Packing on
+# against stock: return codes (0 and ENODATA of a GC call alike once the
+# volumes part), the counts until the step blocks first move, GC_RANGE's
+# sections by upstream's rule, and the written files' contents (see
+# tests/README.md). Named divergences (tests/lib/parity-divergences) are
+# what ours must show instead of stock's, and nothing else is let
+# through. Logs in tests/out/.../parity/.
 
 [ -z "${PARITY_LIB_LOADED:-}" ] || return 0
 PARITY_LIB_LOADED=1
@@ -64,6 +68,9 @@ parity_variant() {
 	for k in cp_interval idle_interval discard_idle_interval gc_idle_interval; do
 		[ ! -e "$sys/$k" ] || echo 3600 > "$sys/$k"
 	done
+	# Background GC greedy, not cost-benefit: its ages are the clock's
+	# seconds, so whether it finds a victim at all is the clock's.
+	echo 2 > "$sys/gc_idle"
 	if [ "$fs" = f2fs_packed ]; then
 		echo "$sections" > "$sys/gc_pack_sections"
 		echo "$local_packing" > "$sys/gc_inode_local_packing"
