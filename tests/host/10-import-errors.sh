@@ -166,12 +166,14 @@ check "fs type and printk prefix renamed" \
 	sh -c "grep -q 'name.*= \"f2fs_packed\",' '$repo/src/f2fs/super.c' &&
 		grep -q 'F2FS_PACKED-fs (' '$repo/src/f2fs/super.c'"
 check "f2fs sources landed in src/f2fs" test -f "$repo/src/f2fs/super.c"
-# scripts/refresh on the unchanged import writes the first two patches
-# back byte for byte (git's headers, index lines, the function after
-# @@), and IMPORT_TRAIL=1 leaves the trail of every step: both need git.
+# scripts/refresh on the unchanged import writes the first and the last
+# patch back byte for byte (git's headers, index lines, the function
+# after @@; the hook patch between them keeps a hunk trimmed by hand,
+# docs/porting.md), and IMPORT_TRAIL=1 leaves the trail of every step:
+# both need git.
 if command -v git > /dev/null; then
 	cp scripts/refresh "$repo/scripts/"
-	for p in $(grep -v '^#' "$repo/patches/$series/series" | head -2); do
+	for p in $(grep -v '^#' "$repo/patches/$series/series" | sed -n '1p;$p'); do
 		cp "$repo/patches/$series/$p" "$tmp/$p.orig"
 		check "scripts/refresh $p of the unchanged tree rewrites it byte for byte" \
 			sh -c "'$repo/scripts/refresh' '$p' > /dev/null && cmp '$tmp/$p.orig' '$repo/patches/$series/$p'"
