@@ -115,8 +115,7 @@ layout "$DISK1"
 run f2fs_packed "$DISK2" gc_packing=off
 
 # stock: where the kernel's f2fs checkpoints in FG_GC (2d3f197bad97, 6.4)
-IFS=. read -r maj min _ < <(uname -r)
-if [ "$maj" -gt 6 ] || { [ "$maj" -eq 6 ] && [ "${min%%[!0-9]*}" -ge 4 ]; }; then
+if kernel_at_least 6 4; then
 	load_stock
 	run f2fs "$DISK3" ''
 else

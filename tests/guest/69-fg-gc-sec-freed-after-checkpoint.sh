@@ -129,8 +129,7 @@ run() {
 run f2fs_packed "$DISK1" gc_packing=off
 
 # stock: where the kernel's f2fs has the fix (36ded4c106db, 6.5)
-IFS=. read -r maj min _ < <(uname -r)
-if [ "$maj" -gt 6 ] || { [ "$maj" -eq 6 ] && [ "${min%%[!0-9]*}" -ge 5 ]; }; then
+if kernel_at_least 6 5; then
 	load_stock
 	run f2fs "$DISK2" ''
 else

@@ -112,6 +112,13 @@ total_extents() {
 		awk '{ n += $(NF-2) } END { print n + 0 }'
 }
 
+# kernel_at_least MAJOR MINOR: the running kernel is MAJOR.MINOR or later.
+kernel_at_least() {
+	local maj min
+	IFS=. read -r maj min _ < <(uname -r)
+	[ "$maj" -gt "$1" ] || { [ "$maj" -eq "$1" ] && [ "${min%%[!0-9]*}" -ge "$2" ]; }
+}
+
 # sysfs attribute of the mount's device for either module.
 sysfs_dev() {
 	local dev
