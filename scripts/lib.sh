@@ -578,7 +578,10 @@ report_stacks() {
 # timeout) and left the console log LOG, its heartbeat samples and whole
 # kernel log in OUTDIR (default LOG's directory); what it found on
 # stderr. A kernel error that is not a lockup report naming no f2fs
-# (scripts/kernel-log) is 125 whatever RC. So is such a report while the
+# (scripts/kernel-log) is 125 whatever RC, and so is an f2fs
+# checkpoint-latency report that latency_excused (tests/lib/errors.sh)
+# does not excuse, for this test and the kernel and hung-task timeout
+# scripts/vm recorded in OUTDIR/.guest-kernel. So is a lockup report while the
 # heartbeat advanced in at least 90% of the seconds it covers, or with no
 # heartbeat at all: a hang, printed with the stacks. A failure or timeout
 # with reports the heartbeat shows starved is VM_STARVED; a timeout with
@@ -597,6 +600,22 @@ console_verdict() {
 		grep -vE "${expected:-^$}" | head -5)
 	if [ -n "$errors" ]; then
 		echo "kernel error in guest (console log: $log):" >&2
+		echo "$errors" >&2
+		echo 125
+		return
+	fi
+	# f2fs's checkpoint-latency reports: errors but where stock makes them
+	# too (latency_excused); scripts/vm recorded the kernel and hung-task
+	# timeout the guest ran with.
+	# shellcheck disable=SC2046 # two words
+	set -- $(cat "$out/.guest-kernel" 2>/dev/null || echo "? 0")
+	errors=$("$top/scripts/kernel-log" reports < "$log" | sed -n 's/^latency: //p' |
+		while IFS= read -r line; do
+			latency_excused "$(series_of_kver "$1")" "$out/.guest-script" "$2" "$line" ||
+				echo "$line"
+		done | head -5)
+	if [ -n "$errors" ]; then
+		echo "checkpoint-latency report in guest that stock was not seen making in this test on $(series_of_kver "$1") (no '# stock-latency:' line for it), or a wait as long as the hung-task timeout ($2 s) (console log: $log):" >&2
 		echo "$errors" >&2
 		echo 125
 		return

@@ -29,6 +29,7 @@
 # stay at NR_GC_CHECKPOINT_SECS (3) or more after the checkpoint. Data
 # intact, fsck clean, dmesg clean (finish).
 # vm: -d 3 -s 128M
+# stock-latency: 7.3 tests/README.md, "debug kernel, stock control of 54": its layout fill blocked a checkpoint 5.6-6.8 s in every fill, stock's as ours
 set -eu
 . "$REPO/tests/lib/pack.sh"
 
