@@ -26,7 +26,9 @@
 #  - still (64, no writer): the reported overdraw, which 10d47f2 fails.
 # Each: the call (and the writer) succeed, the checkpoint after them
 # (sync) sets no checkpoint error, GC moved blocks, and the free sections
-# stay at NR_GC_CHECKPOINT_SECS (3) or more after the checkpoint. Data
+# stay at NR_GC_CHECKPOINT_SECS (3) or more after the checkpoint; multi's
+# and still's batches held sections and were ended by the bound (the
+# counters gc_pack_held_sections and gc_pack_space_stops), one's never. Data
 # intact, fsck clean, dmesg clean (finish).
 # vm: -d 3 -s 128M
 # stock-latency: 7.3 tests/README.md, "debug kernel, stock control of 54": its layout fill blocked a checkpoint 5.6-6.8 s in every fill, stock's as ours
@@ -122,6 +124,7 @@ variant() {	# NAME SECTIONS WRITER(0|1)
 	sync
 	eval "${1}_ok=$(json_field "$out" successes) ${1}_rc=$rc ${1}_wrc=$wrc"
 	eval "${1}_free=$(free_secs "$DISK2") ${1}_stops=$(cat "$sys/gc_pack_space_stops")"
+	eval "${1}_held=$(cat "$sys/gc_pack_held_sections")"
 	eval "${1}_cperr=0"
 	cp_error "$mnt" && eval "${1}_cperr=1"
 	log "$1: gc exit $rc ($(echo "$out" | tr -d '\n ' | cut -c1-120)), writer exit $wrc, moved $(eval echo "\$${1}_moved"), free sections $(eval echo "\$${1}_before") before, $(eval echo "\$${1}_gcfree") after the call with $(eval echo "\$${1}_nodes") dirty node pages, $(eval echo "\$${1}_free") after sync, space stops $(eval echo "\$${1}_stops"), held $(cat "$sys/gc_pack_held_sections")"
@@ -144,5 +147,14 @@ for v in one multi still; do
 	eval "free=\$${v}_free"
 	check "$v: free sections after the checkpoint >= 3 ($free)" test "$free" -ge 3
 done
+# What the test is for: the batches held sections and the space bound
+# ended them; a call of one section never does either.
+for v in multi still; do
+	eval "held=\$${v}_held stops=\$${v}_stops"
+	check "$v: the batch held sections ($held) and stopped on space ($stops)" \
+		test "$held" -gt 0 -a "$stops" -gt 0
+done
+check "one: no batch (held $one_held, space stops $one_stops)" \
+	test "$one_held" -eq 0 -a "$one_stops" -eq 0
 }
 finish
