@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Inode-local packing for foreground GC: the interface between upstream
- * f2fs, hooked by patches/<series>/ (0003: per section, the last patch:
- * across sections), and src/gc_pack.c, src/gc_batch.c.
+ * f2fs, hooked by patches/<series>/ (the hook patch: per section; the
+ * batch patch: across sections), and src/gc_pack.c, src/gc_batch.c.
  */
 #ifndef _F2FS_PACKED_GC_PACK_H
 #define _F2FS_PACKED_GC_PACK_H
