@@ -6,7 +6,8 @@
 # f2fs_gc_pack_check_knob(); every document line that lists the supported
 # series against META; every hunk of every patch names the function it is
 # in (a reviewer reads patches by their @@ lines); every test a document
-# cites by name exists.
+# cites by name exists; tests/README.md's coverage list has a bullet for
+# every test of tests/guest and tests/host, and none for another.
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -87,4 +88,26 @@ for name in $(grep -ohE '\b[0-9]{2}-[a-z][a-z0-9]*(-[a-z0-9]+)+\b' \
 		missing="$missing $name"
 done
 check "every test a document names exists${missing:+ (not:$missing)}" test -z "$missing"
+# ---- tests/README.md's coverage list ---------------------------------------
+# covered START: the test numbers of the bullets ("- **42, 44**: ...")
+# from the line START to the first line after it that is neither a bullet
+# nor a bullet's text (indented) nor empty.
+covered() {
+	awk -v start="$1" '
+		$0 == start { on = 1; next }
+		on && /^- \*\*/ { sub(/^- \*\*/, ""); sub(/\*\*.*/, "")
+			n = split($0, a, /[^0-9]+/); for (i = 1; i <= n; i++) if (a[i] != "") print a[i]; next }
+		on && /^[^ -]/ { exit }' tests/README.md | sort -u
+}
+for kind in guest host; do
+	case $kind in
+	guest) start="Guest tests (tests/guest/, one VM boot each):" ;;
+	host) start="Host checks (tests/host/, on this machine; none loads the module):" ;;
+	esac
+	have=$(ls "tests/$kind" | sed -n 's/^\([0-9][0-9]\)-.*\.sh$/\1/p' | sort -u)
+	listed=$(covered "$start")
+	check "tests/README.md lists every $kind test, and no other ($(echo $have | wc -w) tests)" \
+		test "$have" = "$listed"
+	[ "$have" = "$listed" ] || diff <(echo "$have") <(echo "$listed") | sed -n 's/^[<>]/# &/p'
+done
 finish
