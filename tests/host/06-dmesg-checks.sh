@@ -37,6 +37,32 @@ done <<'LINES'
 [   12.345678] WARNING: CPU: 1 PID: 77 at fs/f2fs/gc.c:1234 do_garbage_collect+0x1/0x2
 LINES
 
+# Issue 40, item 7: every guest test ends with unload_packed (finish):
+# what was left mounted unmounted, rmmod, and no slab cache of ours left.
+# Fed a made-up /proc; umount and rmmod only say what they were asked.
+unload() {	# MODULES MOUNTS SLABINFO: the checks' failures and the calls
+	local p
+	p=$(mktemp -d)
+	printf '%b' "$1" > "$p/modules"
+	printf '%b' "$2" > "$p/mounts"
+	printf '%b' "$3" > "$p/slabinfo"
+	REPO=$top KVER=none PROC=$p bash -c '. tests/lib/guest.sh
+		umount() { echo "call: umount $*"; }
+		rmmod() { echo "call: rmmod $*"; }
+		unload_packed; echo "failures: $TEST_FAILURES"' | grep -E '^(call|failures):' | tr '\n' ' '
+	rm -rf "$p"
+}
+loaded='f2fs_packed 1 0 - Live\n'
+slab_ok='f2fs_inode_cache 0 0\n'
+check "unload_packed: nothing of ours loaded, nothing done" \
+	test "$(unload '' '' '')" = "failures: 0 "
+check "unload_packed: unmounts what is left, deepest first, then rmmod" \
+	test "$(unload "$loaded" '/dev/vda /mnt/a f2fs_packed rw 0 0\n/dev/vdb /mnt/a/b f2fs_packed rw 0 0\n/dev/vdc /mnt/c f2fs rw 0 0\n' "$slab_ok")" = \
+	"call: umount /mnt/a/b call: umount /mnt/a call: rmmod f2fs_packed failures: 0 "
+check "unload_packed: a slab cache of ours left after rmmod fails" \
+	test "$(unload "$loaded" '' "${slab_ok}f2fs_packed_inode_cache 12 40\n")" = \
+	"call: rmmod f2fs_packed failures: 1 "
+
 # Issue 40, item 4: one list, in every check, the console's too; these two
 # f2fs lines say damage and were in none before.
 . scripts/lib.sh

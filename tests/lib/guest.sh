@@ -179,16 +179,17 @@ dmesg_check_clear() {
 # unload_packed: every f2fs_packed mount left unmounted, the module
 # removed, and no slab cache of ours left (kmem_cache_destroy() keeps a
 # cache that still has objects and says so): a leak fails the test that
-# made it (issue 40, item 7).
+# made it (issue 40, item 7). PROC: where /proc is (host test 06 feeds
+# it made-up files).
 unload_packed() {
-	local m
-	grep -q '^f2fs_packed ' /proc/modules || return 0
-	for m in $(awk '$3 == "f2fs_packed" { print $2 }' /proc/mounts | sort -r); do
+	local m proc=${PROC:-/proc}
+	grep -q '^f2fs_packed ' "$proc/modules" || return 0
+	for m in $(awk '$3 == "f2fs_packed" { print $2 }' "$proc/mounts" | sort -r); do
 		check "$m, left mounted, unmounts" umount "$m"
 	done
 	check "rmmod f2fs_packed" rmmod f2fs_packed
 	check "no slab cache of ours left after rmmod" \
-		sh -c '! grep -q "^f2fs_packed" /proc/slabinfo'
+		not grep -q "^f2fs_packed" "$proc/slabinfo"
 }
 
 # The test's end: after a test that went wrong, only the log is checked
