@@ -111,6 +111,7 @@ dist: ## write the release tarball build/f2fs_packed-VERSION.tar.xz
 	scripts/dist
 
 # After editing src/f2fs: make refresh PATCH=0002-gc-hook-inode-local-packing.patch
+# (the hook is 0003 on 6.1)
 refresh: ## rewrite PATCH=<name> of the series from the edited src/f2fs
 	@test -n "$(PATCH)" || { echo "usage: make refresh PATCH=<patch file name>" >&2; exit 2; }
 	scripts/refresh $(PATCH)
