@@ -232,6 +232,7 @@ check "stock f2fs: exit 0 at --target-free $target" [ "$rc" -eq 0 ]
 check "stock f2fs: JSON names the fs type" grep -q '"fstype": "f2fs"' /tmp/e.json
 check "stock f2fs: JSON stop reason target" grep -q '"stop_reason": "target"' /tmp/e.json
 check "stock f2fs: JSON has counters" grep -qE '"free_segments_after": [0-9]+' /tmp/e.json
+check "stock f2fs: JSON names no error" grep -q '"error": null,' /tmp/e.json
 check "stock f2fs: free_segments >= $target" \
 	[ "$(cat "$SYSS/free_segments")" -ge "$target" ]
 rc=0

@@ -35,6 +35,7 @@
 #define __noreturn		__attribute__((noreturn))
 
 #define PROG			"f2fs-gc"
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
 /* Exit statuses; keep in sync with f2fs-gc.8. */
 #define EXIT_DONE		0	/* target reached or clean stop */
@@ -1070,8 +1071,39 @@ static void print_json_str(const char *key, const char *s)
 	printf("\",\n");
 }
 
+#define ERRNO_NAME(e)	{ e, #e }
+
+static const struct {
+	int err;
+	const char *name;
+} errno_names[] = {
+	ERRNO_NAME(EPERM), ERRNO_NAME(ENOENT), ERRNO_NAME(EINTR),
+	ERRNO_NAME(EIO), ERRNO_NAME(ENXIO), ERRNO_NAME(EBADF),
+	ERRNO_NAME(EAGAIN), ERRNO_NAME(ENOMEM), ERRNO_NAME(EACCES),
+	ERRNO_NAME(EFAULT), ERRNO_NAME(EBUSY), ERRNO_NAME(ENODEV),
+	ERRNO_NAME(ENOTDIR), ERRNO_NAME(EINVAL), ERRNO_NAME(ENOTTY),
+	ERRNO_NAME(EFBIG), ERRNO_NAME(ENOSPC), ERRNO_NAME(EROFS),
+	ERRNO_NAME(ERANGE), ERRNO_NAME(ENODATA), ERRNO_NAME(EOPNOTSUPP),
+	ERRNO_NAME(ESHUTDOWN), ERRNO_NAME(ETIMEDOUT), ERRNO_NAME(EUCLEAN),
+	ERRNO_NAME(EDQUOT),
+};
+
+/* The symbolic name of @err ("ENOSPC"); "E<number>" for one not listed. */
+static const char *errno_name(int err, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(errno_names); i++)
+		if (errno_names[i].err == err)
+			return errno_names[i].name;
+	snprintf(buf, len, "E%d", err);
+	return buf;
+}
+
 static void summary_json(const struct run *r, double el, int status)
 {
+	char ebuf[16];
+
 	long long moved = -1;
 
 	if (r->before.moved_blocks >= 0 && r->now.moved_blocks >=
@@ -1095,6 +1127,11 @@ static void summary_json(const struct run *r, double el, int status)
 	printf("  \"eagain\": %llu,\n", r->s.eagain);
 	printf("  \"ebusy\": %llu,\n", r->s.ebusy);
 	printf("  \"errors\": %llu,\n", r->s.errors);
+	if (r->reason == STOP_ERROR && r->s.last_errno)
+		print_json_str("error", errno_name(r->s.last_errno, ebuf,
+						   sizeof(ebuf)));
+	else
+		printf("  \"error\": null,\n");
 	printf("  \"dirty_waits\": %llu,\n", r->s.dirty_waits);
 	printf("  \"dirty_wait_seconds\": %.3f,\n", r->s.wait_secs);
 	if (r->o->dirty_bound)
