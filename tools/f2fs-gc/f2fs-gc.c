@@ -1103,7 +1103,6 @@ static const char *errno_name(int err, char *buf, size_t len)
 static void summary_json(const struct run *r, double el, int status)
 {
 	char ebuf[16];
-
 	long long moved = -1;
 
 	if (r->before.moved_blocks >= 0 && r->now.moved_blocks >=
