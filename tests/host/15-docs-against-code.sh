@@ -48,8 +48,9 @@ check "gc_pack_sections: src refuses 0 and above $max" \
 for k in gc_inode_local_packing gc_pack_order; do
 	check "$k: docs/ABI says 0 or 1 ($(abi_text $k | cut -c1-40)...)" \
 		grep -qE '(^ *0 or 1:|^ *The order .* 1 \(default\):.* 0: )' <<< "$(abi_text $k)"
-	check "$k: src refuses above 1" \
-		grep -A1 "\"$k\"" src/gc_pack.c | grep -qE '"gc_pack_order"\)\)|value > 1'
+	# the return that follows the knob's name in f2fs_gc_pack_check_knob()
+	check "$k: src refuses above 1" grep -q 'return value > 1 ? -EINVAL' \
+		<<< "$(awk -v k="\"$k\"" 'index($0, k) { on = 1 } on && /return/ { print; exit }' src/gc_pack.c)"
 done
 
 # ---- the supported series, wherever a document lists them -----------------
